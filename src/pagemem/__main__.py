@@ -1,0 +1,3 @@
+from pagemem.cli import main
+
+main()

@@ -1,0 +1,156 @@
+"""The data types every layer shares: scopes, messages, blocks, records and hits."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, get_args
+
+from pagemem.errors import InvalidInputError
+
+__all__ = [
+    "KINDS",
+    "ORIGINS",
+    "ROLES",
+    "Block",
+    "HistoryEntry",
+    "Hit",
+    "Kind",
+    "Message",
+    "Origin",
+    "Record",
+    "Role",
+    "Scope",
+    "check_text",
+]
+
+Origin = Literal["user", "agent", "tool", "web", "system"]
+Kind = Literal["semantic", "episodic", "procedural"]
+Role = Literal["user", "assistant", "tool", "system"]
+ORIGINS: tuple[str, ...] = get_args(Origin)
+KINDS: tuple[str, ...] = get_args(Kind)
+ROLES: tuple[str, ...] = get_args(Role)
+
+MAX_SCOPE_PART = 128
+
+
+def check_text(text: object, what: str, *, max_bytes: int, allow_empty: bool = False) -> str:
+    """Return `text` if it can be stored intact, else raise a specific InvalidInputError."""
+    if not isinstance(text, str):
+        raise InvalidInputError(f"{what} must be a string, not {type(text).__name__}")
+    if not allow_empty and not text.strip():
+        raise InvalidInputError(f"{what} is empty")
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise InvalidInputError(
+            f"{what} is not valid Unicode: lone surrogate {text[exc.start]!r} "
+            f"at position {exc.start}"
+        ) from None
+    if "\x00" in text:
+        raise InvalidInputError(f"{what} contains a NUL character at position {text.index(chr(0))}")
+    if size > max_bytes:
+        raise InvalidInputError(f"{what} is {size:,} bytes; the limit is {max_bytes:,}")
+    return text
+
+
+def _check_part(value: object, what: str, *, optional: bool = False) -> str | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInputError(f"scope {what} must be a non-empty string, got {value!r}")
+    if len(value) > MAX_SCOPE_PART:
+        raise InvalidInputError(f"scope {what} is longer than {MAX_SCOPE_PART} characters")
+    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
+        raise InvalidInputError(f"scope {what} contains control or surrogate characters")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Whose memory: a tenant, a user within it, and optionally one agent of that user.
+
+    Every store call takes a Scope and filters on all three parts; an agent-less
+    scope and an agent scope of the same user are distinct memories.
+    """
+
+    tenant: str
+    user: str
+    agent: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_part(self.tenant, "tenant")
+        _check_part(self.user, "user")
+        _check_part(self.agent, "agent", optional=True)
+
+    def __str__(self) -> str:
+        tail = f"/{self.agent}" if self.agent else ""
+        return f"{self.tenant}/{self.user}{tail}"
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One chat message; `in_context` is False once it was evicted to recall."""
+
+    id: str
+    role: Role
+    content: str
+    created_at: datetime
+    seq: int
+    name: str | None = None
+    tool_call_id: str | None = None
+    in_context: bool = True
+    evicted_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A core memory block: always in the prompt, capped at `limit` tokens."""
+
+    label: str
+    value: str
+    limit: int
+    updated_at: datetime
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """An archival note and everything known about where it came from."""
+
+    id: str
+    text: str
+    kind: Kind
+    origin: Origin
+    source: str
+    created_at: datetime
+    valid_from: datetime
+    valid_to: datetime | None = None
+    tags: tuple[str, ...] = ()
+    metadata: dict[str, Any] = field(default_factory=dict)
+    flags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A search result: the record, its score (higher is better), its flags and why."""
+
+    record: Record
+    score: float
+    flags: tuple[str, ...] = ()
+    explain: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One write as the history table keeps it; `before`/`after` are None once forgotten."""
+
+    seq: int
+    at: datetime
+    op: str
+    target: str
+    target_id: str
+    before: str | None
+    after: str | None
+    actor: str

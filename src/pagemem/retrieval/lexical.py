@@ -1,0 +1,166 @@
+"""Lexical analysis shared by search, summaries and the textbook score.
+
+Questions arrive as free text ("What's my dog called?"); the store wants plain
+terms. Splitting on word characters means quotes, '*', 'NEAR(' and 'OR' in a
+question can never become FTS5 syntax: they are dropped or quoted as terms.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["STOP_WORDS", "query_terms", "words"]
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+# Function words that match almost every note and carry no topic.
+STOP_WORDS = frozenset(
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "let",
+        "me",
+        "more",
+        "most",
+        "my",
+        "myself",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+        "s",
+        "t",
+        "d",
+        "ll",
+        "m",
+        "re",
+        "ve",
+    ]
+)
+
+
+def words(text: str) -> list[str]:
+    """Lowercased word tokens, apostrophes split ("Priya's" -> "priya", "s")."""
+    return _WORD.findall(text.lower())
+
+
+def query_terms(text: str) -> list[str]:
+    """Distinct content words of a query, in order; all words if every one is a stop word."""
+    tokens = words(text)
+    content = [token for token in tokens if token not in STOP_WORDS]
+    return list(dict.fromkeys(content or tokens))

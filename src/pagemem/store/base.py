@@ -1,0 +1,117 @@
+"""The store protocol: what every backend must do, always inside one scope.
+
+Every method takes a Scope first and filters on all of tenant, user and agent in
+the query itself; no method reads across scopes. Backends receive lexical search
+terms already split into words and are responsible for quoting them safely.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from pagemem.models import Block, HistoryEntry, Kind, Message, Origin, Record, Role, Scope
+
+__all__ = ["MessageFilter", "NewRecord", "RecordFilter", "Store"]
+
+
+@dataclass(frozen=True, slots=True)
+class NewRecord:
+    """A record as the memory layer hands it to the store; the store assigns the id."""
+
+    text: str
+    kind: Kind
+    origin: Origin
+    source: str
+    created_at: datetime
+    valid_from: datetime
+    valid_to: datetime | None
+    tags: tuple[str, ...]
+    metadata: dict[str, Any]
+    flags: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFilter:
+    """Conditions applied inside the query. Empty tuples mean 'no condition'."""
+
+    kinds: tuple[str, ...] = ()
+    origins: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()  # a record matches when it has any of these tags
+    source: str | None = None  # exact source text
+    start: datetime | None = None  # created_at >= start
+    end: datetime | None = None  # created_at < end
+
+
+@dataclass(frozen=True, slots=True)
+class MessageFilter:
+    """Conditions on recall search; only evicted messages are searched."""
+
+    roles: tuple[str, ...] = ()
+    start: datetime | None = None
+    end: datetime | None = None
+
+
+class Store(Protocol):
+    """A scoped, durable home for records, messages, blocks, summaries and history."""
+
+    # archival records
+    def insert_record(self, scope: Scope, record: NewRecord, *, actor: str) -> Record: ...
+    def get_record(self, scope: Scope, record_id: str) -> Record | None: ...
+    def list_records(
+        self, scope: Scope, where: RecordFilter, *, limit: int, offset: int
+    ) -> list[Record]: ...
+    def count_records(self, scope: Scope, where: RecordFilter) -> int: ...
+    def search_records(
+        self, scope: Scope, terms: Sequence[str], where: RecordFilter, *, limit: int
+    ) -> list[tuple[Record, float]]: ...
+    def delete_record(self, scope: Scope, record_id: str, *, actor: str, at: datetime) -> bool: ...
+
+    # messages: in context until evicted, then searchable as recall
+    def append_message(
+        self,
+        scope: Scope,
+        *,
+        role: Role,
+        content: str,
+        created_at: datetime,
+        name: str | None = None,
+        tool_call_id: str | None = None,
+    ) -> Message: ...
+    def context_messages(self, scope: Scope) -> list[Message]: ...
+    def evict_messages(self, scope: Scope, message_ids: Sequence[str], *, at: datetime) -> None: ...
+    def search_messages(
+        self, scope: Scope, terms: Sequence[str], where: MessageFilter, *, limit: int
+    ) -> list[Message]: ...
+    def count_messages(self, scope: Scope, *, in_context: bool | None = None) -> int: ...
+
+    # the running summary of evicted messages
+    def get_summary(self, scope: Scope) -> tuple[str, tuple[str, ...]]: ...
+    def set_summary(
+        self, scope: Scope, text: str, sources: Sequence[str], *, at: datetime
+    ) -> None: ...
+
+    # core memory blocks
+    def get_block(self, scope: Scope, label: str) -> Block | None: ...
+    def list_blocks(self, scope: Scope) -> list[Block]: ...
+    def set_block(
+        self,
+        scope: Scope,
+        label: str,
+        value: str,
+        *,
+        limit: int,
+        description: str,
+        at: datetime,
+        actor: str,
+    ) -> Block: ...
+    def delete_block(self, scope: Scope, label: str, *, actor: str, at: datetime) -> bool: ...
+
+    # every write, supersede and delete
+    def history(
+        self, scope: Scope, *, target_id: str | None = None, limit: int = 1000
+    ) -> list[HistoryEntry]: ...
+
+    def close(self) -> None: ...

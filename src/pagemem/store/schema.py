@@ -1,0 +1,116 @@
+"""Numbered SQLite migrations; PRAGMA user_version records how many have run."""
+
+from __future__ import annotations
+
+__all__ = ["MIGRATIONS"]
+
+_SCOPE = """
+    tenant_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    agent_id TEXT NOT NULL"""
+
+_FTS = "tokenize = 'porter unicode61 remove_diacritics 2'"
+
+MIGRATIONS: list[str] = [
+    # 1: records, messages, blocks, history, per-scope counters and summary
+    f"""
+    CREATE TABLE scopes ({_SCOPE},
+        next_record INTEGER NOT NULL DEFAULT 0,
+        next_message INTEGER NOT NULL DEFAULT 0,
+        summary TEXT NOT NULL DEFAULT '',
+        summary_sources TEXT NOT NULL DEFAULT '[]',
+        summary_at TEXT,
+        PRIMARY KEY (tenant_id, user_id, agent_id)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE records (
+        pk INTEGER PRIMARY KEY,{_SCOPE},
+        id TEXT NOT NULL,
+        text TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('semantic', 'episodic', 'procedural')),
+        origin TEXT NOT NULL CHECK (origin IN ('user', 'agent', 'tool', 'web', 'system')),
+        source TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        valid_from TEXT NOT NULL,
+        valid_to TEXT,
+        tags TEXT NOT NULL DEFAULT '[]',
+        metadata TEXT NOT NULL DEFAULT '{{}}',
+        flags TEXT NOT NULL DEFAULT '[]',
+        UNIQUE (tenant_id, user_id, agent_id, id)
+    );
+    CREATE INDEX records_scope_created ON records (tenant_id, user_id, agent_id, created_at);
+
+    CREATE TABLE record_tags (
+        record_pk INTEGER NOT NULL REFERENCES records (pk) ON DELETE CASCADE,
+        tag TEXT NOT NULL,
+        PRIMARY KEY (record_pk, tag)
+    ) WITHOUT ROWID;
+    CREATE INDEX record_tags_tag ON record_tags (tag, record_pk);
+
+    CREATE VIRTUAL TABLE records_fts USING fts5 (
+        text, content = 'records', content_rowid = 'pk', {_FTS}
+    );
+    CREATE TRIGGER records_fts_insert AFTER INSERT ON records BEGIN
+        INSERT INTO records_fts (rowid, text) VALUES (new.pk, new.text);
+    END;
+    CREATE TRIGGER records_fts_delete AFTER DELETE ON records BEGIN
+        INSERT INTO records_fts (records_fts, rowid, text) VALUES ('delete', old.pk, old.text);
+    END;
+    CREATE TRIGGER records_fts_update AFTER UPDATE OF text ON records BEGIN
+        INSERT INTO records_fts (records_fts, rowid, text) VALUES ('delete', old.pk, old.text);
+        INSERT INTO records_fts (rowid, text) VALUES (new.pk, new.text);
+    END;
+
+    CREATE TABLE messages (
+        pk INTEGER PRIMARY KEY,{_SCOPE},
+        id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'tool', 'system')),
+        content TEXT NOT NULL,
+        name TEXT,
+        tool_call_id TEXT,
+        created_at TEXT NOT NULL,
+        in_context INTEGER NOT NULL DEFAULT 1,
+        evicted_at TEXT,
+        UNIQUE (tenant_id, user_id, agent_id, id)
+    );
+    CREATE INDEX messages_scope_seq ON messages (tenant_id, user_id, agent_id, in_context, seq);
+
+    CREATE VIRTUAL TABLE messages_fts USING fts5 (
+        content, content = 'messages', content_rowid = 'pk', {_FTS}
+    );
+    CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts (rowid, content) VALUES (new.pk, new.content);
+    END;
+    CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, content)
+            VALUES ('delete', old.pk, old.content);
+    END;
+    CREATE TRIGGER messages_fts_update AFTER UPDATE OF content ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, content)
+            VALUES ('delete', old.pk, old.content);
+        INSERT INTO messages_fts (rowid, content) VALUES (new.pk, new.content);
+    END;
+
+    CREATE TABLE blocks ({_SCOPE},
+        label TEXT NOT NULL,
+        value TEXT NOT NULL,
+        token_limit INTEGER NOT NULL CHECK (token_limit > 0),
+        description TEXT NOT NULL DEFAULT '',
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, user_id, agent_id, label)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE history (
+        seq INTEGER PRIMARY KEY,{_SCOPE},
+        at TEXT NOT NULL,
+        op TEXT NOT NULL,
+        target TEXT NOT NULL,
+        target_id TEXT NOT NULL,
+        before TEXT,
+        after TEXT,
+        actor TEXT NOT NULL
+    );
+    CREATE INDEX history_scope_target ON history (tenant_id, user_id, agent_id, target_id);
+    """,
+]

@@ -1,0 +1,532 @@
+"""The embedded default store: one SQLite file, WAL, FTS5 for BM25.
+
+One connection serves the process, guarded by a lock; every write runs in
+BEGIN IMMEDIATE ... COMMIT so a crash leaves either the whole write or none.
+Each table carries tenant, user and agent columns and every statement filters
+on all three.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, cast
+
+from pagemem.models import Block, HistoryEntry, Kind, Message, Origin, Record, Role, Scope
+from pagemem.store.base import MessageFilter, NewRecord, RecordFilter
+from pagemem.store.schema import MIGRATIONS
+
+__all__ = ["SQLiteStore"]
+
+_TS = "%Y-%m-%dT%H:%M:%S.%fZ"
+_SCOPE_SQL = "tenant_id = ? AND user_id = ? AND agent_id = ?"
+_RECORD_COLUMNS = (
+    "r.id, r.text, r.kind, r.origin, r.source, r.created_at, r.valid_from, r.valid_to, "
+    "r.tags, r.metadata, r.flags"
+)
+_MESSAGE_COLUMNS = (
+    "m.id, m.role, m.content, m.created_at, m.seq, m.name, m.tool_call_id, m.in_context, "
+    "m.evicted_at"
+)
+
+
+def _ts(value: datetime) -> str:
+    if value.tzinfo is None:
+        raise ValueError("timestamps given to the store must be timezone-aware")
+    return value.astimezone(UTC).strftime(_TS)
+
+
+def _dt(value: str | None) -> datetime | None:
+    return None if value is None else datetime.strptime(value, _TS).replace(tzinfo=UTC)
+
+
+def _key(scope: Scope) -> tuple[str, str, str]:
+    return (scope.tenant, scope.user, scope.agent or "")
+
+
+def match_expression(terms: Sequence[str]) -> str:
+    """An FTS5 query that ORs the terms, each quoted so no user text is syntax."""
+    quoted = ['"' + term.replace('"', '""') + '"' for term in terms if term.strip()]
+    return " OR ".join(quoted)
+
+
+def _record(row: sqlite3.Row) -> Record:
+    return Record(
+        id=row["id"],
+        text=row["text"],
+        kind=cast(Kind, row["kind"]),
+        origin=cast(Origin, row["origin"]),
+        source=row["source"],
+        created_at=cast(datetime, _dt(row["created_at"])),
+        valid_from=cast(datetime, _dt(row["valid_from"])),
+        valid_to=_dt(row["valid_to"]),
+        tags=tuple(json.loads(row["tags"])),
+        metadata=json.loads(row["metadata"]),
+        flags=tuple(json.loads(row["flags"])),
+    )
+
+
+def _message(row: sqlite3.Row) -> Message:
+    return Message(
+        id=row["id"],
+        role=cast(Role, row["role"]),
+        content=row["content"],
+        created_at=cast(datetime, _dt(row["created_at"])),
+        seq=row["seq"],
+        name=row["name"],
+        tool_call_id=row["tool_call_id"],
+        in_context=bool(row["in_context"]),
+        evicted_at=_dt(row["evicted_at"]),
+    )
+
+
+def _block(row: sqlite3.Row) -> Block:
+    return Block(
+        label=row["label"],
+        value=row["value"],
+        limit=row["token_limit"],
+        updated_at=cast(datetime, _dt(row["updated_at"])),
+        description=row["description"],
+    )
+
+
+class SQLiteStore:
+    """A Store on one SQLite file (or ':memory:')."""
+
+    def __init__(self, path: str | Path = ":memory:") -> None:
+        self.path = str(path)
+        self._lock = threading.RLock()
+        self._conn = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+        )
+        self._conn.row_factory = sqlite3.Row
+        self._conn.execute("PRAGMA foreign_keys = ON")
+        self._conn.execute("PRAGMA secure_delete = ON")
+        if self.path != ":memory:":
+            self._conn.execute("PRAGMA journal_mode = WAL")
+        self._conn.execute("PRAGMA synchronous = FULL")
+        self._migrate()
+
+    # plumbing
+
+    def _migrate(self) -> None:
+        with self._lock:
+            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > len(MIGRATIONS):
+                raise RuntimeError(
+                    f"{self.path} has schema version {version}; this pagemem knows "
+                    f"{len(MIGRATIONS)}. Upgrade pagemem to open it."
+                )
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                # executescript commits on its own; the version bump rides in the script.
+                self._conn.executescript(
+                    f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
+                )
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def _read(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._conn.execute(sql, params).fetchall()
+
+    def _next_id(self, conn: sqlite3.Connection, scope: Scope, counter: str) -> int:
+        conn.execute(
+            "INSERT INTO scopes (tenant_id, user_id, agent_id) VALUES (?, ?, ?) "
+            "ON CONFLICT DO NOTHING",
+            _key(scope),
+        )
+        row = conn.execute(
+            f"UPDATE scopes SET {counter} = {counter} + 1 WHERE {_SCOPE_SQL} RETURNING {counter}",
+            _key(scope),
+        ).fetchone()
+        return int(row[0])
+
+    def _log(
+        self,
+        conn: sqlite3.Connection,
+        scope: Scope,
+        *,
+        at: datetime,
+        op: str,
+        target: str,
+        target_id: str,
+        before: str | None,
+        after: str | None,
+        actor: str,
+    ) -> None:
+        conn.execute(
+            "INSERT INTO history (tenant_id, user_id, agent_id, at, op, target, target_id, "
+            "before, after, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (*_key(scope), _ts(at), op, target, target_id, before, after, actor),
+        )
+
+    # archival records
+
+    def insert_record(self, scope: Scope, record: NewRecord, *, actor: str) -> Record:
+        with self._write() as conn:
+            record_id = f"a{self._next_id(conn, scope, 'next_record')}"
+            cursor = conn.execute(
+                "INSERT INTO records (tenant_id, user_id, agent_id, id, text, kind, origin, "
+                "source, created_at, valid_from, valid_to, tags, metadata, flags) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    *_key(scope),
+                    record_id,
+                    record.text,
+                    record.kind,
+                    record.origin,
+                    record.source,
+                    _ts(record.created_at),
+                    _ts(record.valid_from),
+                    None if record.valid_to is None else _ts(record.valid_to),
+                    json.dumps(list(record.tags)),
+                    json.dumps(record.metadata),
+                    json.dumps(list(record.flags)),
+                ),
+            )
+            conn.executemany(
+                "INSERT OR IGNORE INTO record_tags (record_pk, tag) VALUES (?, ?)",
+                [(cursor.lastrowid, tag) for tag in record.tags],
+            )
+            self._log(
+                conn,
+                scope,
+                at=record.created_at,
+                op="insert",
+                target="record",
+                target_id=record_id,
+                before=None,
+                after=record.text,
+                actor=actor,
+            )
+        return Record(
+            id=record_id,
+            text=record.text,
+            kind=record.kind,
+            origin=record.origin,
+            source=record.source,
+            created_at=record.created_at,
+            valid_from=record.valid_from,
+            valid_to=record.valid_to,
+            tags=record.tags,
+            metadata=record.metadata,
+            flags=record.flags,
+        )
+
+    def get_record(self, scope: Scope, record_id: str) -> Record | None:
+        rows = self._read(
+            f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {_scoped('r')} AND r.id = ?",
+            (*_key(scope), record_id),
+        )
+        return _record(rows[0]) if rows else None
+
+    def list_records(
+        self, scope: Scope, where: RecordFilter, *, limit: int, offset: int
+    ) -> list[Record]:
+        clause, params = _record_where(scope, where)
+        rows = self._read(
+            f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {clause} "
+            "ORDER BY r.pk LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+        )
+        return [_record(row) for row in rows]
+
+    def count_records(self, scope: Scope, where: RecordFilter) -> int:
+        clause, params = _record_where(scope, where)
+        return int(self._read(f"SELECT count(*) FROM records r WHERE {clause}", params)[0][0])
+
+    def search_records(
+        self, scope: Scope, terms: Sequence[str], where: RecordFilter, *, limit: int
+    ) -> list[tuple[Record, float]]:
+        expression = match_expression(terms)
+        if not expression:
+            return []
+        clause, params = _record_where(scope, where)
+        rows = self._read(
+            f"SELECT {_RECORD_COLUMNS}, -bm25(records_fts) AS score "
+            "FROM records_fts JOIN records r ON r.pk = records_fts.rowid "
+            f"WHERE records_fts MATCH ? AND {clause} "
+            "ORDER BY bm25(records_fts), r.pk LIMIT ?",
+            (expression, *params, limit),
+        )
+        return [(_record(row), float(row["score"])) for row in rows]
+
+    def delete_record(self, scope: Scope, record_id: str, *, actor: str, at: datetime) -> bool:
+        with self._write() as conn:
+            deleted = conn.execute(
+                f"DELETE FROM records WHERE {_SCOPE_SQL} AND id = ? RETURNING pk",
+                (*_key(scope), record_id),
+            ).fetchone()
+            if deleted is None:
+                return False
+            # The history keeps that the record existed, never what it said.
+            conn.execute(
+                f"UPDATE history SET before = NULL, after = NULL "
+                f"WHERE {_SCOPE_SQL} AND target = 'record' AND target_id = ?",
+                (*_key(scope), record_id),
+            )
+            self._log(
+                conn,
+                scope,
+                at=at,
+                op="delete",
+                target="record",
+                target_id=record_id,
+                before=None,
+                after=None,
+                actor=actor,
+            )
+        return True
+
+    # messages
+
+    def append_message(
+        self,
+        scope: Scope,
+        *,
+        role: Role,
+        content: str,
+        created_at: datetime,
+        name: str | None = None,
+        tool_call_id: str | None = None,
+    ) -> Message:
+        with self._write() as conn:
+            seq = self._next_id(conn, scope, "next_message")
+            message_id = f"m{seq}"
+            conn.execute(
+                "INSERT INTO messages (tenant_id, user_id, agent_id, id, seq, role, content, "
+                "name, tool_call_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    *_key(scope),
+                    message_id,
+                    seq,
+                    role,
+                    content,
+                    name,
+                    tool_call_id,
+                    _ts(created_at),
+                ),
+            )
+        return Message(
+            id=message_id,
+            role=role,
+            content=content,
+            created_at=created_at,
+            seq=seq,
+            name=name,
+            tool_call_id=tool_call_id,
+        )
+
+    def context_messages(self, scope: Scope) -> list[Message]:
+        rows = self._read(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages m "
+            f"WHERE {_scoped('m')} AND m.in_context = 1 ORDER BY m.seq",
+            _key(scope),
+        )
+        return [_message(row) for row in rows]
+
+    def evict_messages(self, scope: Scope, message_ids: Sequence[str], *, at: datetime) -> None:
+        with self._write() as conn:
+            conn.executemany(
+                "UPDATE messages SET in_context = 0, evicted_at = ? "
+                f"WHERE {_SCOPE_SQL} AND id = ? AND in_context = 1",
+                [(_ts(at), *_key(scope), message_id) for message_id in message_ids],
+            )
+
+    def search_messages(
+        self, scope: Scope, terms: Sequence[str], where: MessageFilter, *, limit: int
+    ) -> list[Message]:
+        expression = match_expression(terms)
+        if not expression:
+            return []
+        clause, params = _message_where(scope, where)
+        rows = self._read(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages_fts "
+            "JOIN messages m ON m.pk = messages_fts.rowid "
+            f"WHERE messages_fts MATCH ? AND {clause} ORDER BY m.seq DESC LIMIT ?",
+            (expression, *params, limit),
+        )
+        return [_message(row) for row in rows]
+
+    def count_messages(self, scope: Scope, *, in_context: bool | None = None) -> int:
+        sql = f"SELECT count(*) FROM messages m WHERE {_scoped('m')}"
+        params: list[Any] = list(_key(scope))
+        if in_context is not None:
+            sql += " AND m.in_context = ?"
+            params.append(int(in_context))
+        return int(self._read(sql, params)[0][0])
+
+    # summary
+
+    def get_summary(self, scope: Scope) -> tuple[str, tuple[str, ...]]:
+        rows = self._read(
+            f"SELECT summary, summary_sources FROM scopes WHERE {_SCOPE_SQL}", _key(scope)
+        )
+        if not rows:
+            return "", ()
+        return rows[0]["summary"], tuple(json.loads(rows[0]["summary_sources"]))
+
+    def set_summary(self, scope: Scope, text: str, sources: Sequence[str], *, at: datetime) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO scopes (tenant_id, user_id, agent_id, summary, summary_sources, "
+                "summary_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
+                "summary = excluded.summary, summary_sources = excluded.summary_sources, "
+                "summary_at = excluded.summary_at",
+                (*_key(scope), text, json.dumps(list(sources)), _ts(at)),
+            )
+
+    # blocks
+
+    def get_block(self, scope: Scope, label: str) -> Block | None:
+        rows = self._read(
+            f"SELECT * FROM blocks WHERE {_SCOPE_SQL} AND label = ?", (*_key(scope), label)
+        )
+        return _block(rows[0]) if rows else None
+
+    def list_blocks(self, scope: Scope) -> list[Block]:
+        rows = self._read(f"SELECT * FROM blocks WHERE {_SCOPE_SQL} ORDER BY label", _key(scope))
+        return [_block(row) for row in rows]
+
+    def set_block(
+        self,
+        scope: Scope,
+        label: str,
+        value: str,
+        *,
+        limit: int,
+        description: str,
+        at: datetime,
+        actor: str,
+    ) -> Block:
+        with self._write() as conn:
+            old = conn.execute(
+                f"SELECT value FROM blocks WHERE {_SCOPE_SQL} AND label = ?",
+                (*_key(scope), label),
+            ).fetchone()
+            conn.execute(
+                "INSERT INTO blocks (tenant_id, user_id, agent_id, label, value, token_limit, "
+                "description, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT DO UPDATE SET value = excluded.value, "
+                "token_limit = excluded.token_limit, description = excluded.description, "
+                "updated_at = excluded.updated_at",
+                (*_key(scope), label, value, limit, description, _ts(at)),
+            )
+            self._log(
+                conn,
+                scope,
+                at=at,
+                op="set",
+                target="block",
+                target_id=label,
+                before=None if old is None else old["value"],
+                after=value,
+                actor=actor,
+            )
+        return Block(label=label, value=value, limit=limit, updated_at=at, description=description)
+
+    def delete_block(self, scope: Scope, label: str, *, actor: str, at: datetime) -> bool:
+        with self._write() as conn:
+            old = conn.execute(
+                f"DELETE FROM blocks WHERE {_SCOPE_SQL} AND label = ? RETURNING value",
+                (*_key(scope), label),
+            ).fetchone()
+            if old is None:
+                return False
+            self._log(
+                conn,
+                scope,
+                at=at,
+                op="delete",
+                target="block",
+                target_id=label,
+                before=old["value"],
+                after=None,
+                actor=actor,
+            )
+        return True
+
+    # history
+
+    def history(
+        self, scope: Scope, *, target_id: str | None = None, limit: int = 1000
+    ) -> list[HistoryEntry]:
+        sql = f"SELECT * FROM history WHERE {_SCOPE_SQL}"
+        params: list[Any] = list(_key(scope))
+        if target_id is not None:
+            sql += " AND target_id = ?"
+            params.append(target_id)
+        rows = self._read(sql + " ORDER BY seq LIMIT ?", (*params, limit))
+        return [
+            HistoryEntry(
+                seq=row["seq"],
+                at=cast(datetime, _dt(row["at"])),
+                op=row["op"],
+                target=row["target"],
+                target_id=row["target_id"],
+                before=row["before"],
+                after=row["after"],
+                actor=row["actor"],
+            )
+            for row in rows
+        ]
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+def _scoped(alias: str) -> str:
+    return f"{alias}.tenant_id = ? AND {alias}.user_id = ? AND {alias}.agent_id = ?"
+
+
+def _record_where(scope: Scope, where: RecordFilter) -> tuple[str, list[Any]]:
+    parts, params = [_scoped("r")], list(_key(scope))
+    for column, values in (("kind", where.kinds), ("origin", where.origins)):
+        if values:
+            parts.append(f"r.{column} IN ({', '.join('?' * len(values))})")
+            params.extend(values)
+    if where.tags:
+        parts.append(
+            "r.pk IN (SELECT record_pk FROM record_tags "
+            f"WHERE tag IN ({', '.join('?' * len(where.tags))}))"
+        )
+        params.extend(where.tags)
+    if where.source is not None:
+        parts.append("r.source = ?")
+        params.append(where.source)
+    if where.start is not None:
+        parts.append("r.created_at >= ?")
+        params.append(_ts(where.start))
+    if where.end is not None:
+        parts.append("r.created_at < ?")
+        params.append(_ts(where.end))
+    return " AND ".join(parts), params
+
+
+def _message_where(scope: Scope, where: MessageFilter) -> tuple[str, list[Any]]:
+    parts, params = [_scoped("m"), "m.in_context = 0"], list(_key(scope))
+    if where.roles:
+        parts.append(f"m.role IN ({', '.join('?' * len(where.roles))})")
+        params.extend(where.roles)
+    if where.start is not None:
+        parts.append("m.created_at >= ?")
+        params.append(_ts(where.start))
+    if where.end is not None:
+        parts.append("m.created_at < ?")
+        params.append(_ts(where.end))
+    return " AND ".join(parts), params
