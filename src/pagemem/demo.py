@@ -44,6 +44,14 @@ TURNS: tuple[tuple[Role, str], ...] = (
 QUESTION = "What is my dog called"
 ANSWER = "Miso"
 
+# Questions Priya might ask next, and the word that answers each.
+PROBES = (
+    ("Where do I live?", "Seattle"),
+    ("What is my dog called?", "Miso"),
+    ("Which seats do I like?", "aisle"),
+    ("Where am I flying?", "Lisbon"),
+)
+
 # What the scripted agent writes to archival memory after a turn (tool calls).
 SAVES = {
     3: "Priya's dog is named Miso and stays with her sister",
@@ -128,6 +136,8 @@ def _textbook(options: DemoOptions) -> list[str]:
             continue
         note, score = teaching_scores(query, notes)[0]
         lines.append(_teaching_line(note, score))
+    if options.evict == "newest":
+        lines += _probe_lines(options)
     if options.search is not None:
         lines.append(f"search {options.search!r}, ranked by the teaching score:")
         lines += [f"  {_teaching_line(n, s)}" for n, s in teaching_scores(options.search, notes)]
@@ -137,6 +147,29 @@ def _textbook(options: DemoOptions) -> list[str]:
         TEXTBOOK_BUDGET.cumulative_line(TEXTBOOK_TURNS),
     ]
     memory.close()
+    return lines
+
+
+def _in_view_after_turns(options: DemoOptions, evict: Eviction) -> str:
+    memory = Memory(":memory:", tokenizer="words", clock=_clock())
+    me = memory.scope("demo", "priya")
+    summary = SUMMARY_WORDS if options.summary else 0
+    context = Context(
+        me, max_tokens=options.budget, system=SYSTEM, summary_tokens=summary, evict=evict
+    )
+    _play(me, context)
+    text = context.text()
+    memory.close()
+    return text
+
+
+def _probe_lines(options: DemoOptions) -> list[str]:
+    """Which next question could be answered from the window, under each eviction rule."""
+    newest = _in_view_after_turns(options, "newest")
+    oldest = _in_view_after_turns(options, "oldest")
+    lines = ["answer in view after turn 8   evict newest  evict oldest"]
+    for question, answer in PROBES:
+        lines.append(f"  {question:<26}  {answer in newest!s:<12}  {answer in oldest}")
     return lines
 
 

@@ -1,0 +1,95 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pagemem.cli import cli
+
+from .test_demo import TEXTBOOK_LINES
+
+
+def test_demo_command_prints_the_textbook_lines() -> None:
+    result = CliRunner().invoke(cli, ["demo"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[:8] == TEXTBOOK_LINES
+
+
+def test_demo_exercise_options() -> None:
+    runner = CliRunner()
+    result = runner.invoke(cli, ["demo", "--budget", "80", "--no-engine"])
+    assert "'Miso' in context? True" in result.output
+    result = runner.invoke(cli, ["demo", "--evict", "newest", "--no-engine"])
+    assert "evict newest  evict oldest" in result.output
+    result = runner.invoke(cli, ["demo", "--search", "book a class", "--no-engine"])
+    assert "search 'book a class'" in result.output
+    result = runner.invoke(cli, ["demo", "--summary"])
+    assert "'Seattle' in context? True (summary on)" in result.output
+    result = runner.invoke(cli, ["demo", "--budget", "0"])
+    assert result.exit_code == 2
+    assert "--budget" in result.output
+
+
+def test_budget_practice_exercise() -> None:
+    args = [
+        "budget",
+        "--window",
+        "32000",
+        "--system",
+        "2500",
+        "--core",
+        "1500",
+        "--output",
+        "4000",
+        "--reserve",
+        "2000",
+        "--turn",
+        "400",
+    ]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "message budget = 32000 - 2500 - 1500 - 4000 - 2000 = 22000 tokens" in result.output
+    assert "turns kept = floor(22000 / 400) = 55" in result.output
+    assert "without paging, turn 61 no longer fits" in result.output
+
+
+def test_budget_defaults_are_the_textbook() -> None:
+    result = CliRunner().invoke(cli, ["budget"])
+    assert "message budget = 8000 - 600 - 400 - 1000 - 500 = 5500 tokens" in result.output
+    assert "after 60 turns: keep-everything 517,500 vs paged 362,250 input tokens" in result.output
+    assert "turns kept = floor(5500 / 250) = 22" in result.output
+
+
+def test_budget_reserve_1500_keeps_18_turns() -> None:
+    result = CliRunner().invoke(cli, ["budget", "-R", "1500", "--json"])
+    data = json.loads(result.output)
+    assert data["M"] == 4500
+    assert data["turns_kept"] == 18
+
+
+def test_budget_measures_files_with_a_tokenizer(tmp_path: Path) -> None:
+    prompt = tmp_path / "system.txt"
+    prompt.write_text("You are a careful travel assistant.", encoding="utf-8")
+    result = CliRunner().invoke(
+        cli, ["budget", "--system-file", str(prompt), "--tokenizer", "words", "--json"]
+    )
+    assert json.loads(result.output)["S"] == 6
+    both = CliRunner().invoke(cli, ["budget", "--system", "5", "--system-file", str(prompt)])
+    assert both.exit_code == 2
+    assert "not both" in both.output
+
+
+def test_budget_plot(tmp_path: Path) -> None:
+    out = tmp_path / "plot.png"
+    result = CliRunner().invoke(cli, ["budget", "--plot", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_budget_bad_input_is_a_usage_error() -> None:
+    result = CliRunner().invoke(cli, ["budget", "--reserve", "9000"])
+    assert result.exit_code == 2
+    assert "exceed the window W = 8000" in result.output
+    result = CliRunner().invoke(cli, ["budget", "--turn", "0"])
+    assert result.exit_code == 2

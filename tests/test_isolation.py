@@ -1,0 +1,94 @@
+"""A record, message, block or summary written in one scope is invisible from every other."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pagemem import Context, Memory, NotFoundError, ScopedMemory, dispatch
+
+OTHERS = [("acme", "sam", None), ("globex", "priya", None), ("acme", "priya", "bot")]
+
+
+@pytest.fixture
+def owner(memory: Memory) -> ScopedMemory:
+    me = memory.scope("acme", "priya")
+    me.archive.insert("Priya's secret dog is named Miso", tags=["pets"], origin="user")
+    me.blocks.set("human", "Name: Priya. Dog: Miso.")
+    ctx = Context(me, max_tokens=60, system="You help.", summary_tokens=20)
+    for i in range(6):
+        ctx.append("user", f"Miso the dog did trick number {i}")
+    assert me.recall.count() > 0
+    assert me.recall.summary()
+    return me
+
+
+@pytest.mark.parametrize("scope", OTHERS, ids=["other-user", "other-tenant", "agent-scope"])
+def test_nothing_crosses_scopes(
+    memory: Memory, owner: ScopedMemory, scope: tuple[str, str, str | None]
+) -> None:
+    other = memory.scope(*scope)
+    assert other.archive.search("Miso dog secret") == []
+    assert other.archive.search("Miso", tags=["pets"]) == []
+    assert other.archive.list() == []
+    assert other.archive.count() == 0
+    with pytest.raises(NotFoundError):
+        other.archive.get("a1")
+    with pytest.raises(NotFoundError):
+        other.archive.delete("a1")
+    assert other.recall.search("Miso") == []
+    assert other.recall.in_context() == []
+    assert other.recall.count() == 0
+    assert other.recall.summary() == ""
+    assert other.blocks.list() == []
+    with pytest.raises(NotFoundError):
+        other.blocks.get("human")
+    assert other.history() == []
+    assert (
+        Context(other, max_tokens=60, system="You help.", summary_tokens=20).text() == "You help."
+    )
+    assert (
+        "no archival memories" in dispatch(other, "archival_memory_search", {"query": "Miso"}).text
+    )
+    assert "no earlier messages" in dispatch(other, "conversation_search", {"query": "Miso"}).text
+    assert not dispatch(other, "core_memory_append", {"label": "human", "content": "x"}).ok
+    # and the owner's data is untouched by all of the above
+    assert owner.archive.get("a1").text == "Priya's secret dog is named Miso"
+    assert owner.blocks.get("human").value == "Name: Priya. Dog: Miso."
+
+
+SCOPES = [("acme", "priya"), ("acme", "sam"), ("globex", "priya"), ("globex", "sam")]
+WORDS = ["miso", "dog", "seat", "aisle", "lisbon", "seattle"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(range(len(SCOPES))),
+            st.lists(st.sampled_from(WORDS), min_size=1, max_size=4),
+            st.booleans(),
+        ),
+        max_size=25,
+    )
+)
+def test_random_writes_stay_in_their_scope(ops: list[tuple[int, list[str], bool]]) -> None:
+    with Memory(":memory:") as mem:
+        expected: dict[int, dict[str, str]] = {i: {} for i in range(len(SCOPES))}
+        for index, words, delete_after in ops:
+            me = mem.scope(*SCOPES[index])
+            text = " ".join(words)
+            rid = me.archive.insert(text)
+            expected[index][rid] = text
+            if delete_after:
+                me.archive.delete(rid)
+                del expected[index][rid]
+        for index, scope in enumerate(SCOPES):
+            me = mem.scope(*scope)
+            assert {r.id: r.text for r in me.archive.list(limit=1000)} == expected[index]
+            for word in WORDS:
+                found = {h.record.id for h in me.archive.search(word, k=1000)}
+                assert found == {
+                    rid for rid, text in expected[index].items() if word in text.split()
+                }

@@ -1,0 +1,274 @@
+"""The same assertions against every store backend (SQLite in memory and on disk for now)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from pagemem import InvalidInputError, Memory, NotFoundError, ScopedMemory
+
+from .conftest import ticking_clock
+
+
+@pytest.fixture(params=["sqlite-memory", "sqlite-file"])
+def mem(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Memory]:
+    target = ":memory:" if request.param == "sqlite-memory" else tmp_path / "memory.db"
+    memory = Memory(target, clock=ticking_clock())
+    yield memory
+    memory.close()
+
+
+@pytest.fixture
+def me(mem: Memory) -> ScopedMemory:
+    return mem.scope("acme", "priya")
+
+
+def test_issue_api_shape(mem: Memory) -> None:
+    me = mem.scope(tenant="acme", user="priya")
+    rid = me.archive.insert("Priya prefers aisle seats", source="chat turn 5", origin="user")
+    hits = me.archive.search("seats", k=5)
+    assert [h.record.id for h in hits] == [rid]
+    assert hits[0].record.text == "Priya prefers aisle seats"
+    assert hits[0].record.source == "chat turn 5"
+    assert isinstance(hits[0].score, float)
+    assert hits[0].flags == ()
+    me.blocks.set("human", "Name: Priya. Home airport SEA.", limit=200)
+    assert me.recall.search("dog") == []
+    me.archive.delete(rid)
+    assert me.archive.search("seats") == []
+
+
+def test_record_keeps_its_provenance(me: ScopedMemory) -> None:
+    since = datetime(2025, 3, 1, tzinfo=UTC)
+    rid = me.archive.insert(
+        "Priya moved to Seattle",
+        source="chat turn 1",
+        origin="user",
+        kind="episodic",
+        tags=["home", "city", "home"],
+        metadata={"confidence": 0.9},
+        valid_from=since,
+    )
+    record = me.archive.get(rid)
+    assert record.kind == "episodic"
+    assert record.origin == "user"
+    assert record.tags == ("home", "city")
+    assert record.metadata == {"confidence": 0.9}
+    assert record.valid_from == since
+    assert record.valid_to is None
+    assert record.created_at.tzinfo is not None
+
+
+def test_ids_count_per_scope(mem: Memory) -> None:
+    a, b = mem.scope("acme", "priya"), mem.scope("acme", "sam")
+    assert a.archive.insert("one") == "a1"
+    assert b.archive.insert("one") == "a1"
+    assert a.archive.insert("two") == "a2"
+
+
+def test_search_ranks_and_filters(me: ScopedMemory) -> None:
+    me.archive.insert("Priya's dog is named Miso", tags=["pets"], origin="user")
+    me.archive.insert("The dog park closes at nine; dog owners love it", origin="web")
+    me.archive.insert("Priya prefers aisle seats", tags=["travel"], origin="user")
+    assert {h.record.id for h in me.archive.search("dog")} == {"a1", "a2"}
+    assert [h.record.id for h in me.archive.search("dog", tags=["pets"])] == ["a1"]
+    assert [h.record.id for h in me.archive.search("dog", origins=["web"])] == ["a2"]
+    assert me.archive.search("dog", kinds=["procedural"]) == []
+    scores = [h.score for h in me.archive.search("dog")]
+    assert scores == sorted(scores, reverse=True)
+    assert [h.record.id for h in me.archive.search("dog", k=1)] == [
+        me.archive.search("dog")[0].record.id
+    ]
+
+
+def test_time_range_filter(me: ScopedMemory) -> None:
+    first = me.archive.insert("dog walk on Monday")
+    second = me.archive.insert("dog walk on Tuesday")
+    t2 = me.archive.get(second).created_at
+    assert [h.record.id for h in me.archive.search("walk", end=t2)] == [first]
+    assert [h.record.id for h in me.archive.search("walk", start=t2)] == [second]
+    naive = t2.replace(tzinfo=None)  # naive datetimes are read as UTC
+    assert [h.record.id for h in me.archive.search("walk", start=naive)] == [second]
+    assert me.archive.search("walk", start=datetime(2100, 1, 1)) == []
+
+
+def test_stemming_matches_word_forms(me: ScopedMemory) -> None:
+    me.archive.insert("Priya prefers aisle seats")
+    assert me.archive.search("seat preference") != []
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        '"',
+        '"unclosed',
+        "*",
+        "dog*",
+        "NEAR(dog miso)",
+        "dog OR",
+        "OR",
+        "AND NOT",
+        "(",
+        ")",
+        "col:dog",
+        "^dog",
+        "dog -cat",
+        "'; DROP TABLE records; --",
+        "{dog}",
+        "-",
+        "+",
+        "\\",
+    ],
+)
+def test_fts_syntax_in_queries_never_raises(me: ScopedMemory, query: str) -> None:
+    me.archive.insert("Priya's dog is named Miso")
+    me.archive.insert("OR and NEAR are words too")
+    hits = me.archive.search(query)
+    assert all(hit.record.text for hit in hits)
+    assert me.recall.search(query) == []
+    assert me.archive.count() == 2
+
+
+def test_operator_words_are_searched_as_words(me: ScopedMemory) -> None:
+    me.archive.insert("OR and NEAR are words too")
+    assert [h.record.id for h in me.archive.search("NEAR")] == ["a1"]
+
+
+def test_empty_query_returns_nothing(me: ScopedMemory) -> None:
+    me.archive.insert("anything")
+    assert me.archive.search("") == []
+    assert me.archive.search("   ?! ") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "text is empty"),
+        ("   \n\t", "text is empty"),
+        ("bad \ud800 surrogate", "lone surrogate"),
+        ("nul \x00 inside", "NUL"),
+        (None, "must be a string"),
+        (42, "must be a string"),
+        ("x" * 1_048_577, "bytes; the limit is 1,048,576"),
+    ],
+)
+def test_bad_text_is_refused_and_nothing_changes(
+    me: ScopedMemory, text: object, message: str
+) -> None:
+    keep = me.archive.insert("Priya prefers aisle seats")
+    with pytest.raises(InvalidInputError, match=message):
+        me.archive.insert(text)  # type: ignore[arg-type]
+    assert me.archive.count() == 1
+    assert me.archive.get(keep).text == "Priya prefers aisle seats"
+    assert [h.record.id for h in me.archive.search("aisle")] == [keep]
+
+
+def test_one_megabyte_note_round_trips(me: ScopedMemory) -> None:
+    big = ("Miso the dog " * 80_000)[:1_000_000]
+    rid = me.archive.insert(big)
+    assert me.archive.get(rid).text == big
+    assert [h.record.id for h in me.archive.search("Miso")] == [rid]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"origin": "martian"}, "unknown origin"),
+        ({"kind": "gossip"}, "unknown kind"),
+        ({"tags": [""]}, "tags must be"),
+        ({"tags": ["x" * 65]}, "tags must be"),
+        ({"metadata": {"when": datetime.now()}}, "JSON-serialisable"),
+        ({"source": "s" * 1001}, "source must be"),
+        ({"valid_from": datetime(2026, 1, 2), "valid_to": datetime(2026, 1, 1)}, "valid_to"),
+    ],
+)
+def test_bad_record_fields(me: ScopedMemory, kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        me.archive.insert("a fact", **kwargs)  # type: ignore[arg-type]
+    assert me.archive.count() == 0
+
+
+@pytest.mark.parametrize("k", [0, -1, 1001, True, 2.5])
+def test_bad_k(me: ScopedMemory, k: object) -> None:
+    with pytest.raises(InvalidInputError, match="k must be"):
+        me.archive.search("dog", k=k)  # type: ignore[arg-type]
+
+
+def test_get_and_delete_unknown(me: ScopedMemory) -> None:
+    with pytest.raises(NotFoundError, match="no archival record 'a9'"):
+        me.archive.get("a9")
+    with pytest.raises(NotFoundError):
+        me.archive.delete("a9")
+
+
+def test_delete_removes_text_everywhere_but_keeps_a_tombstone(me: ScopedMemory) -> None:
+    rid = me.archive.insert("Priya's passport number is X1234567", origin="user")
+    me.archive.delete(rid, actor="priya")
+    assert me.archive.search("passport") == []
+    assert me.archive.count() == 0
+    history = me.history(rid)
+    assert [entry.op for entry in history] == ["insert", "delete"]
+    assert all(entry.before is None and entry.after is None for entry in history)
+    assert history[-1].actor == "priya"
+
+
+def test_history_records_block_writes(me: ScopedMemory) -> None:
+    me.blocks.set("human", "Name: Priya.")
+    me.blocks.set("human", "Name: Priya. Home airport SEA.")
+    entries = me.history("human")
+    assert [(e.before, e.after) for e in entries] == [
+        (None, "Name: Priya."),
+        ("Name: Priya.", "Name: Priya. Home airport SEA."),
+    ]
+
+
+def test_list_and_paginate(me: ScopedMemory) -> None:
+    ids = [me.archive.insert(f"fact number {i}") for i in range(7)]
+    assert [r.id for r in me.archive.list(limit=3)] == ids[:3]
+    assert [r.id for r in me.archive.list(limit=3, offset=6)] == ids[6:]
+    with pytest.raises(InvalidInputError):
+        me.archive.list(offset=-1)
+
+
+def test_recall_search_is_newest_first_and_only_evicted(me: ScopedMemory) -> None:
+    first = me.recall.append("user", "My dog Miso loves the beach")
+    second = me.recall.append("assistant", "Miso the dog sounds fun")
+    live = me.recall.append("user", "Is Miso a good dog?")
+    me.recall.evict([first.id, second.id])
+    found = me.recall.search("dog")
+    assert [m.id for m in found] == [second.id, first.id]
+    assert live.id not in {m.id for m in found}
+    assert [m.id for m in me.recall.search("dog", roles=["user"])] == [first.id]
+    assert me.recall.count() == 2
+    assert [m.id for m in me.recall.in_context()] == [live.id]
+    with pytest.raises(InvalidInputError, match="unknown role"):
+        me.recall.search("dog", roles=["narrator"])
+
+
+def test_file_store_survives_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    with Memory(path) as mem:
+        me = mem.scope("acme", "priya")
+        rid = me.archive.insert("Priya prefers aisle seats")
+        me.blocks.set("human", "Name: Priya.", limit=50)
+        me.recall.append("user", "hello there")
+    with Memory(path) as mem:
+        me = mem.scope("acme", "priya")
+        assert me.archive.get(rid).text == "Priya prefers aisle seats"
+        assert me.blocks.get("human").limit == 50
+        assert [m.content for m in me.recall.in_context()] == ["hello there"]
+        assert me.archive.insert("next") == "a2"
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "future.db"
+    Memory(path).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    with pytest.raises(RuntimeError, match="schema version 99"):
+        Memory(path)
