@@ -11,6 +11,7 @@ def wme(words_memory: Memory) -> ScopedMemory:
 
 
 def _window(me: ScopedMemory, max_tokens: int, **kwargs: object) -> Context:
+    kwargs.setdefault("summary_tokens", 0)
     return Context(me, max_tokens=max_tokens, system="You are helpful.", **kwargs)  # type: ignore[arg-type]
 
 
@@ -90,8 +91,17 @@ def test_summary_folds_evicted_text_within_its_cap(wme: ScopedMemory) -> None:
     }
 
 
-def test_summary_off_by_default(wme: ScopedMemory) -> None:
-    ctx = _window(wme, 5)
+def test_summary_is_on_by_default_with_a_tenth_of_the_window(wme: ScopedMemory) -> None:
+    ctx = Context(wme, max_tokens=60, system="You are helpful.")
+    assert ctx.summary_tokens == 6
+    for text in ("I live in Seattle", "My dog is Miso", *(f"filler number {i}" for i in range(30))):
+        ctx.append("user", text)
+    assert 0 < wme.counter.count(ctx.summary) <= 6
+    assert ctx.usage().total <= 60
+
+
+def test_summary_can_be_turned_off(wme: ScopedMemory) -> None:
+    ctx = _window(wme, 5, summary_tokens=0)
     ctx.append("user", "I live in Seattle")
     ctx.append("user", "hello again")
     assert ctx.summary == ""

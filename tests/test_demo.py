@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from pagemem.demo import DemoOptions, run_demo, teaching_scores
-from pagemem.models import Record
+from pagemem.models import Record, Scope
 
 TEXTBOOK_LINES = [
     "main context: 45 / 45 tokens, 4 messages in context, 4 paged out to recall",
@@ -82,6 +82,7 @@ def test_teaching_score_formula() -> None:
     notes = [
         Record(
             id=f"a{i}",
+            scope=Scope("t", "u"),
             text=t,
             kind="semantic",
             origin="user",

@@ -30,6 +30,7 @@ def test_nothing_crosses_scopes(
 ) -> None:
     other = memory.scope(*scope)
     assert other.archive.search("Miso dog secret") == []
+    assert all(h.record.scope == owner.scope for h in owner.archive.search("Miso"))
     assert other.archive.search("Miso", tags=["pets"]) == []
     assert other.archive.list() == []
     assert other.archive.count() == 0
@@ -86,7 +87,9 @@ def test_random_writes_stay_in_their_scope(ops: list[tuple[int, list[str], bool]
                 del expected[index][rid]
         for index, scope in enumerate(SCOPES):
             me = mem.scope(*scope)
-            assert {r.id: r.text for r in me.archive.list(limit=1000)} == expected[index]
+            listed = me.archive.list(limit=1000)
+            assert {r.id: r.text for r in listed} == expected[index]
+            assert all(r.scope == me.scope for r in listed)
             for word in WORDS:
                 found = {h.record.id for h in me.archive.search(word, k=1000)}
                 assert found == {

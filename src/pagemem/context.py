@@ -66,7 +66,8 @@ class Context:
     """A paged window over one scope's conversation.
 
     `max_tokens` bounds the whole prompt (W - O of the budget equation);
-    `summary_tokens` caps the running summary (0 turns it off).
+    `summary_tokens` caps the running summary: by default a tenth of the window,
+    0 turns it off.
     """
 
     def __init__(
@@ -76,7 +77,7 @@ class Context:
         max_tokens: int,
         system: str = DEFAULT_SYSTEM,
         counter: TokenCounter | str | None = None,
-        summary_tokens: int = 0,
+        summary_tokens: int | None = None,
         summarizer: Summarizer | None = None,
         evict: Eviction = "oldest",
     ) -> None:
@@ -84,6 +85,8 @@ class Context:
             raise InvalidInputError(
                 f"max_tokens must be a positive whole number, got {max_tokens!r}"
             )
+        if summary_tokens is None:
+            summary_tokens = max_tokens // 10
         if not isinstance(summary_tokens, int) or summary_tokens < 0:
             raise InvalidInputError(f"summary_tokens must be >= 0, got {summary_tokens!r}")
         if evict not in ("oldest", "newest"):

@@ -120,6 +120,7 @@ class Record:
     """An archival note and everything known about where it came from."""
 
     id: str
+    scope: Scope
     text: str
     kind: Kind
     origin: Origin

@@ -26,8 +26,8 @@ __all__ = ["SQLiteStore"]
 _TS = "%Y-%m-%dT%H:%M:%S.%fZ"
 _SCOPE_SQL = "tenant_id = ? AND user_id = ? AND agent_id = ?"
 _RECORD_COLUMNS = (
-    "r.id, r.text, r.kind, r.origin, r.source, r.created_at, r.valid_from, r.valid_to, "
-    "r.tags, r.metadata, r.flags"
+    "r.tenant_id, r.user_id, r.agent_id, r.id, r.text, r.kind, r.origin, r.source, "
+    "r.created_at, r.valid_from, r.valid_to, r.tags, r.metadata, r.flags"
 )
 _MESSAGE_COLUMNS = (
     "m.id, m.role, m.content, m.created_at, m.seq, m.name, m.tool_call_id, m.in_context, "
@@ -58,6 +58,7 @@ def match_expression(terms: Sequence[str]) -> str:
 def _record(row: sqlite3.Row) -> Record:
     return Record(
         id=row["id"],
+        scope=Scope(row["tenant_id"], row["user_id"], row["agent_id"] or None),
         text=row["text"],
         kind=cast(Kind, row["kind"]),
         origin=cast(Origin, row["origin"]),
@@ -215,6 +216,7 @@ class SQLiteStore:
             )
         return Record(
             id=record_id,
+            scope=scope,
             text=record.text,
             kind=record.kind,
             origin=record.origin,
