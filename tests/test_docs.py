@@ -32,12 +32,21 @@ def test_readme_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert (tmp_path / "memory.db").exists()
 
 
-@pytest.mark.parametrize("name", sorted(cli.commands))
-def test_every_command_and_option_is_in_docs_cli(name: str) -> None:
+def _commands() -> list[tuple[str, click.Command]]:
+    found = []
+    for name, command in sorted(cli.commands.items()):
+        if isinstance(command, click.Group):
+            found += [(f"{name} {sub}", cmd) for sub, cmd in sorted(command.commands.items())]
+        else:
+            found.append((name, command))
+    return found
+
+
+@pytest.mark.parametrize(("name", "command"), _commands(), ids=[n for n, _ in _commands()])
+def test_every_command_and_option_is_in_docs_cli(name: str, command: click.Command) -> None:
     docs = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     assert f"## `pagemem {name}`" in docs
     section = docs.split(f"## `pagemem {name}`", 1)[1].split("\n## ", 1)[0]
-    command = cli.commands[name]
     assert command.help
     for param in command.params:
         if isinstance(param, click.Option):

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pagemem import Context, Memory, NotFoundError, ScopedMemory, dispatch
+from pagemem.retrieval.ranker import RetrievalConfig
 
 OTHERS = [("acme", "sam", None), ("globex", "priya", None), ("acme", "priya", "bot")]
 
@@ -75,7 +76,7 @@ WORDS = ["miso", "dog", "seat", "aisle", "lisbon", "seattle"]
     )
 )
 def test_random_writes_stay_in_their_scope(ops: list[tuple[int, list[str], bool]]) -> None:
-    with Memory(":memory:") as mem:
+    with Memory(":memory:", retrieval=RetrievalConfig(neighbour_weight=0)) as mem:
         expected: dict[int, dict[str, str]] = {i: {} for i in range(len(SCOPES))}
         for index, words, delete_after in ops:
             me = mem.scope(*SCOPES[index])

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pagemem import InvalidInputError, Memory, NotFoundError, ScopedMemory
+from pagemem.retrieval.ranker import RetrievalConfig
 
 from .conftest import ticking_clock
 
@@ -16,7 +17,8 @@ from .conftest import ticking_clock
 @pytest.fixture(params=["sqlite-memory", "sqlite-file"])
 def mem(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Memory]:
     target = ":memory:" if request.param == "sqlite-memory" else tmp_path / "memory.db"
-    memory = Memory(target, clock=ticking_clock())
+    # Neighbouring notes share scores by default; these tests check exact matching.
+    memory = Memory(target, clock=ticking_clock(), retrieval=RetrievalConfig(neighbour_weight=0))
     yield memory
     memory.close()
 

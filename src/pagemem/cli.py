@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
@@ -248,6 +249,59 @@ def budget(
         except PagememError as exc:
             raise click.ClickException(str(exc)) from exc
         click.echo(f"plot written to {written}", err=as_json)
+
+
+@cli.group(name="eval")
+def eval_group() -> None:
+    """Benchmarks measured through the public API."""
+
+
+@eval_group.command(name="locomo")
+@click.option(
+    "--data",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    required=True,
+    help="Path to locomo10.json (CC BY-NC 4.0; not shipped).",
+)
+@click.option(
+    "--split",
+    type=click.Choice(["dev", "held-out", "both"]),
+    default="both",
+    show_default=True,
+    help="dev: conv-26..44 (tune here); held-out: conv-47..50.",
+)
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Keep the memory in this SQLite file instead of in memory.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
+def eval_locomo(data: Path, split: str, db: Path | None, as_json: bool) -> None:
+    """Recall@1/5/10/20 and MRR of evidence turns for LoCoMo questions (categories 1-4)."""
+    from pagemem.eval import locomo
+    from pagemem.memory import Memory
+
+    try:
+        conversations = {c.sample_id: c for c in locomo.load(data)}
+    except PagememError as exc:
+        raise click.ClickException(str(exc)) from exc
+    splits = {"dev": locomo.DEV, "held-out": locomo.HELD_OUT}
+    chosen = list(splits) if split == "both" else [split]
+    results = {}
+    memory = Memory(db if db is not None else ":memory:")
+    for name in chosen:
+        picked = [conversations[s] for s in splits[name] if s in conversations]
+        total = sum(len(c.questions) for c in picked)
+        with click.progressbar(length=total, label=f"LoCoMo {name}", file=sys.stderr) as bar:
+            board = locomo.evaluate(picked, memory=memory, progress=bar.update)
+        results[name] = board
+        if not as_json:
+            click.echo(board.table(f"{name} ({', '.join(c.sample_id for c in picked)})"))
+            click.echo("")
+    memory.close()
+    if as_json:
+        click.echo(json.dumps({name: board.as_dict() for name, board in results.items()}, indent=2))
 
 
 def main() -> None:

@@ -32,6 +32,7 @@ from pagemem.models import (
     check_text,
 )
 from pagemem.retrieval.lexical import query_terms
+from pagemem.retrieval.ranker import Ranker, RetrievalConfig
 from pagemem.store.base import MessageFilter, NewRecord, RecordFilter, Store
 from pagemem.store.sqlite import SQLiteStore
 from pagemem.tokens import TokenCounter, get_counter
@@ -107,8 +108,10 @@ class Memory:
         tokenizer: str | TokenCounter = "o200k_base",
         clock: Clock | None = None,
         max_text_bytes: int = 1_048_576,
+        retrieval: RetrievalConfig | None = None,
     ) -> None:
         self.store: Store = SQLiteStore(target) if isinstance(target, str | Path) else target
+        self.ranker = Ranker(self.store, retrieval)
         self.counter = get_counter(tokenizer)
         self.clock = clock or _utc_now
         self.max_text_bytes = max_text_bytes
@@ -210,6 +213,7 @@ class Archive:
             ),
             actor=actor or origin_checked,
         )
+        owner.memory.ranker.added(owner.scope, record)
         return record.id
 
     def get(self, record_id: str) -> Record:
@@ -235,18 +239,13 @@ class Archive:
     ) -> list[Hit]:
         """The k best notes for a free-text question, best first."""
         query = self._owner._text(query, "query", allow_empty=True)
-        terms = query_terms(query)
         where = self._filter(
             tags=tags, kinds=kinds, origins=origins, source=source, start=start, end=end
         )
-        found = self._store.search_records(
-            self._owner.scope, terms, where, limit=_positive(k, "k", MAX_K)
+        ranked = self._owner.memory.ranker.search(
+            self._owner.scope, query, _positive(k, "k", MAX_K), where
         )
-        shown = " ".join(terms)
-        return [
-            Hit(record, score, record.flags, f"bm25={score:.3f} for terms [{shown}]")
-            for record, score in found
-        ]
+        return [Hit(r.record, r.score, r.record.flags, r.explain) for r in ranked]
 
     def delete(self, record_id: str, *, actor: str = "user") -> None:
         """Remove a note from the table and the text index; history keeps a tombstone."""
@@ -255,6 +254,7 @@ class Archive:
             owner.scope, str(record_id), actor=actor, at=owner.memory.now()
         ):
             raise NotFoundError(f"no archival record {record_id!r} in this scope")
+        owner.memory.ranker.removed(owner.scope, str(record_id))
 
     def list(
         self,

@@ -113,4 +113,8 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX history_scope_target ON history (tenant_id, user_id, agent_id, target_id);
     """,
+    # 2: a per-scope counter of record writes, so in-memory indexes know when to reload
+    """
+    ALTER TABLE scopes ADD COLUMN record_revision INTEGER NOT NULL DEFAULT 0;
+    """,
 ]

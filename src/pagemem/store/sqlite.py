@@ -156,6 +156,12 @@ class SQLiteStore:
         ).fetchone()
         return int(row[0])
 
+    def _bump_revision(self, conn: sqlite3.Connection, scope: Scope) -> None:
+        conn.execute(
+            f"UPDATE scopes SET record_revision = record_revision + 1 WHERE {_SCOPE_SQL}",
+            _key(scope),
+        )
+
     def _log(
         self,
         conn: sqlite3.Connection,
@@ -203,6 +209,7 @@ class SQLiteStore:
                 "INSERT OR IGNORE INTO record_tags (record_pk, tag) VALUES (?, ?)",
                 [(cursor.lastrowid, tag) for tag in record.tags],
             )
+            self._bump_revision(conn, scope)
             self._log(
                 conn,
                 scope,
@@ -235,6 +242,26 @@ class SQLiteStore:
             (*_key(scope), record_id),
         )
         return _record(rows[0]) if rows else None
+
+    def get_records(self, scope: Scope, record_ids: Sequence[str]) -> list[Record]:
+        found: list[Record] = []
+        for start in range(0, len(record_ids), 500):
+            chunk = list(record_ids[start : start + 500])
+            rows = self._read(
+                f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {_scoped('r')} "
+                f"AND r.id IN ({', '.join('?' * len(chunk))})",
+                (*_key(scope), *chunk),
+            )
+            found.extend(_record(row) for row in rows)
+        return found
+
+    def filter_record_ids(self, scope: Scope, where: RecordFilter) -> set[str]:
+        clause, params = _record_where(scope, where)
+        return {row[0] for row in self._read(f"SELECT r.id FROM records r WHERE {clause}", params)}
+
+    def record_revision(self, scope: Scope) -> int:
+        rows = self._read(f"SELECT record_revision FROM scopes WHERE {_SCOPE_SQL}", _key(scope))
+        return int(rows[0][0]) if rows else 0
 
     def list_records(
         self, scope: Scope, where: RecordFilter, *, limit: int, offset: int
@@ -275,6 +302,7 @@ class SQLiteStore:
             ).fetchone()
             if deleted is None:
                 return False
+            self._bump_revision(conn, scope)
             # The history keeps that the record existed, never what it said.
             conn.execute(
                 f"UPDATE history SET before = NULL, after = NULL "

@@ -1,0 +1,1 @@
+"""Benchmarks: loaders for public data sets and the metrics pagemem reports."""

@@ -1,0 +1,94 @@
+"""An in-memory BM25 index for one scope, with statistics from that scope alone.
+
+FTS5 computes IDF over every row of the table, so one tenant's notes would move
+another tenant's ranking. Each scope gets its own index instead: term frequencies
+in postings lists, document lengths, and IDF from the scope's own documents.
+Postings are appended as documents arrive and packed into numpy arrays on the
+first search after a change.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["BM25"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+class BM25:
+    """Okapi BM25 over documents numbered 0..n-1 in the order they were added."""
+
+    def __init__(self, k1: float = 1.2, b: float = 0.3) -> None:
+        self.k1 = k1
+        self.b = b
+        self._postings: dict[str, tuple[list[int], list[int]]] = {}
+        self._packed: dict[str, tuple[npt.NDArray[np.int64], FloatArray]] = {}
+        self._lengths: list[int] = []
+        self._alive: list[bool] = []
+        self._live_count = 0
+        self._live_length = 0
+
+    def __len__(self) -> int:
+        return len(self._lengths)
+
+    @property
+    def live(self) -> int:
+        return self._live_count
+
+    def add(self, terms: Sequence[str]) -> int:
+        """Index a document; return its number."""
+        doc = len(self._lengths)
+        for term, tf in Counter(terms).items():
+            docs, tfs = self._postings.setdefault(term, ([], []))
+            docs.append(doc)
+            tfs.append(tf)
+            self._packed.pop(term, None)
+        self._lengths.append(len(terms))
+        self._alive.append(True)
+        self._live_count += 1
+        self._live_length += len(terms)
+        return doc
+
+    def remove(self, doc: int) -> None:
+        """Forget a document's contribution to the statistics; its postings are skipped."""
+        if self._alive[doc]:
+            self._alive[doc] = False
+            self._live_count -= 1
+            self._live_length -= self._lengths[doc]
+
+    def _pack(self, term: str) -> tuple[npt.NDArray[np.int64], FloatArray] | None:
+        packed = self._packed.get(term)
+        if packed is None and term in self._postings:
+            docs, tfs = self._postings[term]
+            packed = (np.asarray(docs, dtype=np.int64), np.asarray(tfs, dtype=np.float64))
+            self._packed[term] = packed
+        return packed
+
+    def scores(self, terms: Sequence[str]) -> FloatArray:
+        """BM25 score of every document for the query terms (0 for removed documents)."""
+        n = len(self._lengths)
+        scores = np.zeros(n)
+        if not self._live_count or not terms:
+            return scores
+        alive = np.asarray(self._alive, dtype=bool)
+        lengths = np.asarray(self._lengths, dtype=np.float64)
+        average = self._live_length / self._live_count or 1.0
+        norm = self.k1 * (1.0 - self.b + self.b * lengths / average)
+        for term in dict.fromkeys(terms):
+            packed = self._pack(term)
+            if packed is None:
+                continue
+            docs, tfs = packed
+            live_docs = alive[docs]
+            df = int(live_docs.sum())
+            if df == 0:
+                continue
+            idf = math.log(1.0 + (self._live_count - df + 0.5) / (df + 0.5))
+            scores[docs] += live_docs * idf * tfs * (self.k1 + 1.0) / (tfs + norm[docs])
+        return scores
