@@ -276,11 +276,26 @@ def eval_group() -> None:
     default=None,
     help="Keep the memory in this SQLite file instead of in memory.",
 )
+@click.option(
+    "--set",
+    "settings",
+    multiple=True,
+    metavar="KNOB=VALUE",
+    help="Override a retrieval knob, e.g. --set neighbour_weight=0 (repeatable).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
-def eval_locomo(data: Path, split: str, db: Path | None, as_json: bool) -> None:
+def eval_locomo(
+    data: Path, split: str, db: Path | None, settings: tuple[str, ...], as_json: bool
+) -> None:
     """Recall@1/5/10/20 and MRR of evidence turns for LoCoMo questions (categories 1-4)."""
     from pagemem.eval import locomo
     from pagemem.memory import Memory
+    from pagemem.retrieval.ranker import RetrievalConfig
+
+    try:
+        config = RetrievalConfig.with_overrides(settings)
+    except PagememError as exc:
+        raise click.BadParameter(str(exc), param_hint="--set") from exc
 
     try:
         conversations = {c.sample_id: c for c in locomo.load(data)}
@@ -289,7 +304,7 @@ def eval_locomo(data: Path, split: str, db: Path | None, as_json: bool) -> None:
     splits = {"dev": locomo.DEV, "held-out": locomo.HELD_OUT}
     chosen = list(splits) if split == "both" else [split]
     results = {}
-    memory = Memory(db if db is not None else ":memory:")
+    memory = Memory(db if db is not None else ":memory:", retrieval=config)
     for name in chosen:
         picked = [conversations[s] for s in splits[name] if s in conversations]
         total = sum(len(c.questions) for c in picked)

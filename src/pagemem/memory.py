@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pagemem.errors import BlockOverflowError, InvalidInputError, NotFoundError
 from pagemem.guard import flags_for
@@ -31,6 +31,7 @@ from pagemem.models import (
     Scope,
     check_text,
 )
+from pagemem.retrieval.embed import Embedder, OnnxEmbedder
 from pagemem.retrieval.lexical import query_terms
 from pagemem.retrieval.ranker import Ranker, RetrievalConfig
 from pagemem.store.base import MessageFilter, NewRecord, RecordFilter, Store
@@ -109,9 +110,12 @@ class Memory:
         clock: Clock | None = None,
         max_text_bytes: int = 1_048_576,
         retrieval: RetrievalConfig | None = None,
+        embedder: Embedder | Literal["default"] | None = "default",
     ) -> None:
         self.store: Store = SQLiteStore(target) if isinstance(target, str | Path) else target
-        self.ranker = Ranker(self.store, retrieval)
+        if embedder == "default":
+            embedder = OnnxEmbedder()
+        self.ranker = Ranker(self.store, retrieval, embedder)
         self.counter = get_counter(tokenizer)
         self.clock = clock or _utc_now
         self.max_text_bytes = max_text_bytes

@@ -41,6 +41,10 @@ class BM25:
     def live(self) -> int:
         return self._live_count
 
+    def alive(self) -> npt.NDArray[np.bool_]:
+        """True for every document not removed."""
+        return np.asarray(self._alive, dtype=bool)
+
     def add(self, terms: Sequence[str]) -> int:
         """Index a document; return its number."""
         doc = len(self._lengths)

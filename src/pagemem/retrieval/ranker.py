@@ -8,13 +8,16 @@ another process wrote, and it rebuilds. Ranking reads only the scope's own notes
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from pagemem.errors import InvalidInputError
 from pagemem.models import Record, Scope
 from pagemem.retrieval.analysis import Analyzer
 from pagemem.retrieval.bm25 import BM25, FloatArray
+from pagemem.retrieval.embed import Embedder, Vectors
 from pagemem.retrieval.lexical import words
 from pagemem.store.base import RecordFilter, Store
 
@@ -32,9 +35,26 @@ class RetrievalConfig:
     neighbour_weight: float = 0.5  # share of the adjacent notes' scores a note inherits
     neighbour_gap_seconds: float = 6 * 3600  # notes further apart in time are not neighbours
     speaker_boost: float = 0.3  # when a query names exactly one speaker of the scope
+    lexical_weight: float = 0.4  # share of BM25 in the fused score; the rest is dense
+    centre: float = 1.0  # 1: subtract the scope's mean vector before cosine; 0: plain cosine
     origin_weights: dict[str, float] = field(
         default_factory=lambda: {"user": 1.0, "agent": 1.0, "system": 1.0, "tool": 0.8, "web": 0.7}
     )
+
+    @classmethod
+    def with_overrides(cls, settings: Iterable[str]) -> RetrievalConfig:
+        """A config from 'knob=value' strings (numbers only), as the CLI takes them."""
+        values: dict[str, float] = {}
+        knobs = {f.name for f in fields(cls) if f.type in ("float", float)}
+        for setting in settings:
+            name, _, raw = setting.partition("=")
+            if name not in knobs:
+                raise InvalidInputError(f"unknown knob {name!r}; knobs: {', '.join(sorted(knobs))}")
+            try:
+                values[name] = float(raw)
+            except ValueError:
+                raise InvalidInputError(f"{name} needs a number, got {raw!r}") from None
+        return cls(**values)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +69,8 @@ class _ScopeIndex:
 
     def __init__(self, config: RetrievalConfig) -> None:
         self.bm25 = BM25(config.k1, config.b)
+        self.vectors: list[Vectors] = []
+        self._matrix: Vectors | None = None
         self.ids: list[str] = []
         self.position: dict[str, int] = {}
         self.times: list[float] = []
@@ -56,8 +78,11 @@ class _ScopeIndex:
         self.origins: list[str] = []
         self.revision = -1
 
-    def add(self, record: Record, analyzer: Analyzer) -> None:
+    def add(self, record: Record, analyzer: Analyzer, vector: Vectors | None) -> None:
         doc = self.bm25.add(analyzer.terms(record.text))
+        if vector is not None:
+            self.vectors.append(vector)
+            self._matrix = None
         self.ids.append(record.id)
         self.position[record.id] = doc
         self.times.append(record.created_at.timestamp())
@@ -69,14 +94,37 @@ class _ScopeIndex:
         doc = self.position.pop(record_id, None)
         if doc is not None:
             self.bm25.remove(doc)
+            self._matrix = None
+
+    def dense(self, query: Vectors, centre: bool) -> FloatArray:
+        """Cosine of every live note to the query, after removing the scope's mean vector.
+
+        Centring takes out what all notes of one conversation share (speakers, style),
+        so what differs between them decides the ranking.
+        """
+        if self._matrix is None:
+            matrix = np.vstack(self.vectors).astype(np.float32)
+            live = self.bm25.alive()
+            self._mean = matrix[live].mean(axis=0) if live.any() else np.zeros(matrix.shape[1])
+            self._centred = _normalise(matrix - self._mean)
+            self._matrix = matrix
+        if centre:
+            return (self._centred @ _normalise(query - self._mean)).astype(np.float64)
+        return (self._matrix @ query).astype(np.float64)
 
 
 class Ranker:
     """Ranks a scope's archival notes for a free-text query."""
 
-    def __init__(self, store: Store, config: RetrievalConfig | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        config: RetrievalConfig | None = None,
+        embedder: Embedder | None = None,
+    ) -> None:
         self.store = store
         self.config = config or RetrievalConfig()
+        self.embedder = embedder
         self.analyzer = Analyzer()
         self._indexes: dict[Scope, _ScopeIndex] = {}
         self._lock = threading.RLock()
@@ -88,21 +136,50 @@ class Ranker:
         index = self._indexes.get(scope)
         if index is None or index.revision != revision:
             index = _ScopeIndex(self.config)
+            stored = self.store.get_vectors(scope, self.embedder.model_id) if self.embedder else {}
             offset, everything = 0, RecordFilter()
             while page := self.store.list_records(scope, everything, limit=_PAGE, offset=offset):
+                vectors = self._vectors_for(scope, page, stored)
                 for record in page:
-                    index.add(record, self.analyzer)
+                    index.add(record, self.analyzer, vectors.get(record.id))
                 offset += len(page)
             index.revision = revision
             self._indexes[scope] = index
         return index
 
+    def _vectors_for(
+        self, scope: Scope, records: list[Record], stored: dict[str, bytes]
+    ) -> dict[str, Vectors]:
+        """Vectors of these records: stored ones, an identical note's, or newly embedded."""
+        if self.embedder is None:
+            return {}
+        embedder = self.embedder
+        found: dict[str, Vectors] = {}
+        missing: list[Record] = []
+        for record in records:
+            blob = stored.get(record.id) or self.store.find_vector(
+                scope, embedder.model_id, record.text
+            )
+            if blob is not None and len(blob) == 4 * embedder.dim:
+                found[record.id] = np.frombuffer(blob, dtype=np.float32)
+            else:
+                missing.append(record)
+        if missing:
+            fresh = embedder.embed([r.text for r in missing], role="document")
+            pairs = list(zip(missing, fresh, strict=True))
+            self.store.put_vectors(
+                scope, embedder.model_id, [(r.id, v.tobytes()) for r, v in pairs]
+            )
+            found.update((r.id, v) for r, v in pairs)
+        return found
+
     def added(self, scope: Scope, record: Record) -> None:
-        """Called after this process inserted a record."""
+        """Called after this process inserted a record: embed it and index it."""
         with self._lock:
+            vector = self._vectors_for(scope, [record], {}).get(record.id)
             index = self._indexes.get(scope)
             if index is not None and index.revision + 1 == self.store.record_revision(scope):
-                index.add(record, self.analyzer)
+                index.add(record, self.analyzer, vector)
                 index.revision += 1
             else:
                 self._indexes.pop(scope, None)  # another writer got in between: rebuild
@@ -127,10 +204,16 @@ class Ranker:
         terms = self.analyzer.query(query)
         with self._lock:
             index = self._index(scope)
-            if not terms or not index.bm25.live:
+            if not index.bm25.live or (not terms and self.embedder is None):
                 return []
             lexical = index.bm25.scores(terms)
-            scores = self._with_neighbours(index, lexical)
+            scores = _min_max(lexical)
+            if self.embedder is not None and index.vectors:
+                query_vector = self.embedder.embed([query], role="query")[0]
+                dense = _min_max(index.dense(query_vector, self.config.centre > 0))
+                weight = self.config.lexical_weight
+                scores = (weight * scores + (1.0 - weight) * dense) * index.bm25.alive()
+            scores = self._with_neighbours(index, scores)
             speaker = self._named_speaker(index, query)
             if speaker:
                 scores = scores * np.where(
@@ -150,7 +233,7 @@ class Ranker:
             record = records.get(ids[i])
             if record is None:  # deleted by another process since the index was read
                 continue
-            explain = f"bm25={lexical[i]:.3f} score={scores[i]:.3f}"
+            explain = f"bm25={lexical[i]:.3f} fused={scores[i]:.3f}"
             if speaker and index.speakers[i] == speaker:
                 explain += f" speaker={speaker}"
             results.append(RankedRecord(record, float(scores[i]), explain))
@@ -178,3 +261,17 @@ class Ranker:
         speakers = {s for s in index.speakers if s}
         named = speakers.intersection(words(query))
         return next(iter(named)) if len(named) == 1 else ""
+
+
+def _min_max(values: FloatArray) -> FloatArray:
+    """Scale to [0, 1] so lexical and dense scores can be mixed; all-equal becomes 0."""
+    low, high = float(values.min(initial=0.0)), float(values.max(initial=0.0))
+    if high - low <= 1e-12:
+        return np.zeros_like(values)
+    return (values - low) / (high - low)
+
+
+def _normalise(matrix: Vectors) -> Vectors:
+    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
+    normalised: Vectors = (matrix / np.maximum(norms, 1e-12)).astype(np.float32)
+    return normalised

@@ -117,4 +117,15 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE scopes ADD COLUMN record_revision INTEGER NOT NULL DEFAULT 0;
     """,
+    # 3: embeddings beside the rows; text_hash finds an identical note's vector
+    """
+    ALTER TABLE records ADD COLUMN text_hash TEXT NOT NULL DEFAULT '';
+    CREATE INDEX records_scope_hash ON records (tenant_id, user_id, agent_id, text_hash);
+    CREATE TABLE vectors (
+        record_pk INTEGER NOT NULL REFERENCES records (pk) ON DELETE CASCADE,
+        model_id TEXT NOT NULL,
+        vector BLOB NOT NULL,
+        PRIMARY KEY (record_pk, model_id)
+    ) WITHOUT ROWID;
+    """,
 ]

@@ -8,6 +8,7 @@ on all three.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import threading
@@ -43,6 +44,10 @@ def _ts(value: datetime) -> str:
 
 def _dt(value: str | None) -> datetime | None:
     return None if value is None else datetime.strptime(value, _TS).replace(tzinfo=UTC)
+
+
+def _text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _key(scope: Scope) -> tuple[str, str, str]:
@@ -187,13 +192,14 @@ class SQLiteStore:
         with self._write() as conn:
             record_id = f"a{self._next_id(conn, scope, 'next_record')}"
             cursor = conn.execute(
-                "INSERT INTO records (tenant_id, user_id, agent_id, id, text, kind, origin, "
-                "source, created_at, valid_from, valid_to, tags, metadata, flags) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, kind, "
+                "origin, source, created_at, valid_from, valid_to, tags, metadata, flags) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     *_key(scope),
                     record_id,
                     record.text,
+                    _text_hash(record.text),
                     record.kind,
                     record.origin,
                     record.source,
@@ -258,6 +264,32 @@ class SQLiteStore:
     def filter_record_ids(self, scope: Scope, where: RecordFilter) -> set[str]:
         clause, params = _record_where(scope, where)
         return {row[0] for row in self._read(f"SELECT r.id FROM records r WHERE {clause}", params)}
+
+    def get_vectors(self, scope: Scope, model_id: str) -> dict[str, bytes]:
+        rows = self._read(
+            "SELECT r.id, v.vector FROM records r JOIN vectors v ON v.record_pk = r.pk "
+            f"WHERE {_scoped('r')} AND v.model_id = ?",
+            (*_key(scope), model_id),
+        )
+        return {row[0]: row[1] for row in rows}
+
+    def find_vector(self, scope: Scope, model_id: str, text: str) -> bytes | None:
+        rows = self._read(
+            "SELECT v.vector FROM records r JOIN vectors v ON v.record_pk = r.pk "
+            f"WHERE {_scoped('r')} AND r.text_hash = ? AND v.model_id = ? LIMIT 1",
+            (*_key(scope), _text_hash(text), model_id),
+        )
+        return bytes(rows[0][0]) if rows else None
+
+    def put_vectors(
+        self, scope: Scope, model_id: str, vectors: Sequence[tuple[str, bytes]]
+    ) -> None:
+        with self._write() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO vectors (record_pk, model_id, vector) "
+                f"SELECT pk, ?, ? FROM records WHERE {_SCOPE_SQL} AND id = ?",
+                [(model_id, blob, *_key(scope), record_id) for record_id, blob in vectors],
+            )
 
     def record_revision(self, scope: Scope) -> int:
         rows = self._read(f"SELECT record_revision FROM scopes WHERE {_SCOPE_SQL}", _key(scope))

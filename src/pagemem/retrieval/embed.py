@@ -1,0 +1,121 @@
+"""Sentence embeddings, offline: the protocol, the bundled ONNX model, and a cache key.
+
+The default model is all-MiniLM-L6-v2 (Apache-2.0), exported to ONNX and quantised
+to int8 once (scripts/export_minilm_onnx.py) and shipped inside the package with
+its tokenizer. It runs on onnxruntime with a HuggingFace `tokenizers` tokenizer:
+no torch, no network. Both files are checked against pinned sha256 hashes before
+the model is loaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from typing import Literal, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["DEFAULT_MODEL", "Embedder", "OnnxEmbedder", "Vectors", "text_key"]
+
+Vectors = npt.NDArray[np.float32]
+Role = Literal["document", "query"]
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2-int8"
+_FILES = {
+    "model.onnx": "96772550e5df53372afbc0fd112bc15bc3eb990ff263b2b53d202ae102e6df31",
+    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+}
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 rows. `model_id` is stored with each vector."""
+
+    @property
+    def model_id(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed(self, texts: Sequence[str], *, role: Role = "document") -> Vectors: ...
+
+
+def text_key(text: str, role: Role = "document") -> str:
+    """The cache key of a text's embedding: its sha256 (documents only are cached)."""
+    return hashlib.sha256(f"{role}\x00{text}".encode()).hexdigest()
+
+
+def _verified(name: str, expected: str) -> bytes:
+    blob = resources.files("pagemem").joinpath(f"data/models/{DEFAULT_MODEL}/{name}").read_bytes()
+    actual = hashlib.sha256(blob).hexdigest()
+    if actual != expected:
+        raise RuntimeError(
+            f"{DEFAULT_MODEL}/{name} is corrupt: sha256 {actual}, expected {expected}; "
+            "reinstall pagemem"
+        )
+    return blob
+
+
+class OnnxEmbedder:
+    """all-MiniLM-L6-v2, int8 ONNX, mean-pooled and normalised: 384 dimensions."""
+
+    dim = 384
+
+    def __init__(
+        self,
+        *,
+        batch_size: int = 64,
+        max_length: int = 256,
+        threads: int | None = None,
+        document_prefix: str = "",
+    ) -> None:
+        self.model_id = DEFAULT_MODEL
+        self.batch_size = batch_size
+        self.document_prefix = document_prefix
+        self._session, self._tokenizer = _load(max_length, threads or min(4, os.cpu_count() or 1))
+
+    def embed(self, texts: Sequence[str], *, role: Role = "document") -> Vectors:
+        if role == "document" and self.document_prefix:
+            texts = [self.document_prefix + text for text in texts]
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        # Sorting by length keeps padding (and wasted work) small within a batch.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), self.batch_size):
+            chunk = order[start : start + self.batch_size]
+            out[chunk] = self._run([texts[i] for i in chunk])
+        return out
+
+    def _run(self, texts: list[str]) -> Vectors:
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.asarray([e.ids for e in encodings], dtype=np.int64)
+        mask = np.asarray([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        (hidden,) = self._session.run(["last_hidden_state"], feeds)
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        vectors: Vectors = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        return vectors
+
+
+@cache
+def _load(max_length: int, threads: int):  # type: ignore[no-untyped-def]
+    import onnxruntime as ort
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_str(_verified("tokenizer.json", _FILES["tokenizer.json"]).decode())
+    tokenizer.enable_truncation(max_length=max_length)
+    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the longest in the batch
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    session = ort.InferenceSession(
+        _verified("model.onnx", _FILES["model.onnx"]),
+        sess_options=options,
+        providers=["CPUExecutionProvider"],
+    )
+    return session, tokenizer
