@@ -26,7 +26,7 @@ def test_first_part_is_the_textbook_verbatim() -> None:
     lines = _run()
     assert lines[:8] == TEXTBOOK_LINES
     assert lines[8] == ""
-    assert lines[9].startswith("real engine: o200k_base tokens, SQLite FTS5 BM25")
+    assert lines[9].startswith("real engine: o200k_base tokens, hybrid BM25 + MiniLM search")
 
 
 def test_real_engine_part_pages_and_searches() -> None:

@@ -17,8 +17,13 @@ from .conftest import ticking_clock
 @pytest.fixture(params=["sqlite-memory", "sqlite-file"])
 def mem(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Memory]:
     target = ":memory:" if request.param == "sqlite-memory" else tmp_path / "memory.db"
-    # Neighbouring notes share scores by default; these tests check exact matching.
-    memory = Memory(target, clock=ticking_clock(), retrieval=RetrievalConfig(neighbour_weight=0))
+    # Lexical only, no neighbour sharing: these tests check exact matching and the store.
+    memory = Memory(
+        target,
+        clock=ticking_clock(),
+        retrieval=RetrievalConfig(neighbour_weight=0),
+        embedder=None,
+    )
     yield memory
     memory.close()
 

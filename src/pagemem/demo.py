@@ -7,7 +7,7 @@ dog's name the answer is no longer in view: the agent must search.
 
 The first part counts in words and ranks with the textbook's teaching score
 (the sum over shared query words of ln(1 + N/df)); the second part runs the same
-script on the real engine: exact BPE tokens and the store's own BM25 search.
+script on the real engine: exact BPE tokens and the hybrid (BM25 + MiniLM) search.
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def _play(me: ScopedMemory, context: Context) -> None:
 
 
 def _textbook(options: DemoOptions) -> list[str]:
-    memory = Memory(":memory:", tokenizer="words", clock=_clock())
+    memory = Memory(":memory:", tokenizer="words", clock=_clock(), embedder=None)
     me = memory.scope("demo", "priya")
     context = Context(
         me,
@@ -151,7 +151,7 @@ def _textbook(options: DemoOptions) -> list[str]:
 
 
 def _in_view_after_turns(options: DemoOptions, evict: Eviction) -> str:
-    memory = Memory(":memory:", tokenizer="words", clock=_clock())
+    memory = Memory(":memory:", tokenizer="words", clock=_clock(), embedder=None)
     me = memory.scope("demo", "priya")
     summary = SUMMARY_WORDS if options.summary else 0
     context = Context(
@@ -200,7 +200,7 @@ def _engine(options: DemoOptions) -> list[str]:
     _play(me, context)
     lines = [
         "",
-        f"real engine: o200k_base tokens, SQLite FTS5 BM25, a {budget}-token window "
+        f"real engine: o200k_base tokens, hybrid BM25 + MiniLM search, a {budget}-token window "
         f"(what {options.budget} textbook words hold)",
         context.usage().line(),
     ]

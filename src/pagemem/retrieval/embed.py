@@ -61,14 +61,20 @@ def _verified(name: str, expected: str) -> bytes:
 
 
 class OnnxEmbedder:
-    """all-MiniLM-L6-v2, int8 ONNX, mean-pooled and normalised: 384 dimensions."""
+    """all-MiniLM-L6-v2, int8 ONNX, mean-pooled and normalised: 384 dimensions.
+
+    Dynamic int8 quantisation picks activation scales per batch, so a text embedded
+    beside others comes out slightly different (cosine ~0.99) from the same text
+    alone. The default batch size of 1 makes every vector depend on its text only;
+    raise it for throughput when that does not matter.
+    """
 
     dim = 384
 
     def __init__(
         self,
         *,
-        batch_size: int = 64,
+        batch_size: int = 1,
         max_length: int = 256,
         threads: int | None = None,
         document_prefix: str = "",

@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from pagemem.retrieval.analysis import Analyzer
+from pagemem.retrieval.bm25 import BM25
+
+
+def test_scores_follow_okapi() -> None:
+    index = BM25(k1=1.2, b=0.0)
+    index.add(["dog", "dog", "park"])
+    index.add(["cat"])
+    scores = index.scores(["dog"])
+    idf = math.log(1 + (2 - 1 + 0.5) / (1 + 0.5))
+    assert math.isclose(scores[0], idf * 2 * 2.2 / (2 + 1.2))
+    assert scores[1] == 0.0
+
+
+def test_removed_documents_leave_the_statistics() -> None:
+    index = BM25()
+    first = index.add(["dog"])
+    index.add(["dog", "cat"])
+    before = index.scores(["cat"])[1]
+    index.remove(first)
+    after = index.scores(["dog", "cat"])
+    assert after[first] == 0.0
+    assert index.live == 1
+    assert after[1] != before  # IDF and average length now come from one document
+    assert list(index.alive()) == [False, True]
+
+
+def test_empty_and_unknown() -> None:
+    index = BM25()
+    assert index.scores(["dog"]).shape == (0,)
+    index.add([])
+    assert np.all(index.scores(["zebra"]) == 0)
+
+
+def test_analyzer_stems_and_drops_stop_words() -> None:
+    analyzer = Analyzer()
+    assert analyzer.terms("Priya prefers the aisle seats") == ["priya", "prefer", "aisl", "seat"]
+    assert analyzer.query("What are her preferences?") == ["prefer"]
+    assert analyzer.query("what is it") == ["what", "is", "it"]

@@ -1,0 +1,145 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pagemem import Memory
+from pagemem.retrieval.embed import DEFAULT_MODEL, OnnxEmbedder
+from pagemem.retrieval.ranker import RetrievalConfig
+
+LEXICAL = RetrievalConfig(neighbour_weight=0)
+
+
+def test_ranking_in_one_scope_ignores_every_other_scope() -> None:
+    with Memory(":memory:", embedder=None) as mem:
+        me = mem.scope("acme", "priya")
+        me.archive.insert("Miso the dog sleeps all day")
+        me.archive.insert("the dog park opens at eight")
+        before = [(h.record.id, h.score) for h in me.archive.search("dog park")]
+        noisy = mem.scope("globex", "sam")
+        for i in range(50):
+            noisy.archive.insert(f"dog dog park {i}")
+        after = [(h.record.id, h.score) for h in me.archive.search("dog park")]
+    assert before == after
+
+
+def test_neighbours_lift_the_turn_next_to_a_match() -> None:
+    with Memory(":memory:", embedder=None) as mem:
+        me = mem.scope("acme", "priya")
+        me.archive.insert("What did you adopt last week?")
+        me.archive.insert("A golden retriever puppy named Biscuit")
+        me.archive.insert("Unrelated talk about taxes")
+        hits = me.archive.search("adopt")
+        assert [h.record.id for h in hits] == ["a1", "a2"]
+        alone = Memory(":memory:", embedder=None, retrieval=LEXICAL)
+        solo = alone.scope("acme", "priya")
+        for record in me.archive.list():
+            solo.archive.insert(record.text)
+        assert [h.record.id for h in solo.archive.search("adopt")] == ["a1"]
+        alone.close()
+
+
+def test_a_named_speaker_is_boosted() -> None:
+    with Memory(":memory:", embedder=None, retrieval=LEXICAL) as mem:
+        me = mem.scope("acme", "chat")
+        me.archive.insert("Caroline: I love painting sunsets", metadata={"speaker": "Caroline"})
+        me.archive.insert("Melanie: I love painting sunsets", metadata={"speaker": "Melanie"})
+        hits = me.archive.search("What does Melanie love painting?")
+        assert hits[0].record.id == "a2"
+        assert "speaker=melanie" in hits[0].explain
+
+
+def test_web_notes_rank_below_equal_user_notes() -> None:
+    with Memory(":memory:", embedder=None, retrieval=LEXICAL) as mem:
+        me = mem.scope("acme", "priya")
+        me.archive.insert("Book the aisle seat", origin="web")
+        me.archive.insert("Book the aisle seat", origin="user")
+        assert [h.record.id for h in me.archive.search("aisle seat")] == ["a2", "a1"]
+
+
+def test_filters_apply_to_ranked_search() -> None:
+    with Memory(":memory:") as mem:
+        me = mem.scope("acme", "priya")
+        me.archive.insert("dog food brands", tags=["pets"])
+        me.archive.insert("dog friendly hotels", tags=["travel"])
+        assert [h.record.id for h in me.archive.search("dog", tags=["travel"])] == ["a2"]
+
+
+def test_index_follows_deletes_and_other_processes(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    with Memory(path, embedder=None) as first, Memory(path, embedder=None) as second:
+        a, b = first.scope("acme", "priya"), second.scope("acme", "priya")
+        rid = a.archive.insert("Miso the dog")
+        assert [h.record.id for h in b.archive.search("Miso")] == [rid]
+        b.archive.insert("Miso again")  # written by the other Memory
+        assert {h.record.id for h in a.archive.search("Miso")} == {rid, "a2"}
+        a.archive.delete(rid)
+        assert [h.record.id for h in b.archive.search("Miso")] == ["a2"]
+        assert [h.record.id for h in a.archive.search("Miso")] == ["a2"]
+
+
+def test_dense_search_finds_paraphrases() -> None:
+    with Memory(":memory:") as mem:
+        me = mem.scope("acme", "priya")
+        me.archive.insert("Priya prefers sitting by the aisle on flights")
+        me.archive.insert("The quarterly tax filing is due in April")
+        me.archive.insert("Her dog Miso is a golden retriever")
+        hits = me.archive.search("which seat does she like on planes?")
+        assert hits[0].record.id == "a1"
+        assert "bm25=0.000" in hits[0].explain  # no shared word: found by meaning
+
+
+def test_vectors_are_stored_once_and_reused(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+
+    class Counting(OnnxEmbedder):
+        calls = 0
+
+        def embed(self, texts, *, role="document"):  # type: ignore[no-untyped-def]
+            if role == "document":
+                Counting.calls += len(texts)
+            return super().embed(texts, role=role)
+
+    with Memory(path, embedder=Counting()) as mem:
+        me = mem.scope("acme", "priya")
+        me.archive.insert("Miso the dog")
+        me.archive.insert("Miso the dog")  # same text: the stored vector is reused
+        me.archive.search("dog")
+    assert Counting.calls == 1
+    with Memory(path, embedder=Counting()) as mem:
+        mem.scope("acme", "priya").archive.search("dog")  # reload: vectors come from the store
+    assert Counting.calls == 1
+
+
+def test_embedder_output_is_normalised_and_deterministic() -> None:
+    embedder = OnnxEmbedder()
+    vectors = embedder.embed(["a short note", "another, longer note about dogs and parks"])
+    assert vectors.shape == (2, 384)
+    assert vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    again = embedder.embed(["another, longer note about dogs and parks"])
+    assert np.allclose(vectors[1], again[0], atol=1e-5)
+    assert embedder.model_id == DEFAULT_MODEL
+
+
+def test_corrupt_model_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pagemem.retrieval import embed
+
+    monkeypatch.setitem(embed._FILES, "model.onnx", "0" * 64)
+    embed._load.cache_clear()
+    with pytest.raises(RuntimeError, match="corrupt"):
+        OnnxEmbedder(threads=1)
+    monkeypatch.undo()
+    embed._load.cache_clear()
+
+
+def test_unknown_knob_is_refused() -> None:
+    from pagemem import InvalidInputError
+
+    with pytest.raises(InvalidInputError, match="unknown knob 'k3'"):
+        RetrievalConfig.with_overrides(["k3=1"])
+    with pytest.raises(InvalidInputError, match="needs a number"):
+        RetrievalConfig.with_overrides(["k1=high"])
+    assert RetrievalConfig.with_overrides(["k1=0.9"]).k1 == 0.9
