@@ -283,9 +283,20 @@ def eval_group() -> None:
     metavar="KNOB=VALUE",
     help="Override a retrieval knob, e.g. --set neighbour_weight=0 (repeatable).",
 )
+@click.option(
+    "--dense/--no-dense",
+    default=True,
+    show_default=True,
+    help="Fuse in the bundled embedding model (off: BM25 only).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
 def eval_locomo(
-    data: Path, split: str, db: Path | None, settings: tuple[str, ...], as_json: bool
+    data: Path,
+    split: str,
+    db: Path | None,
+    settings: tuple[str, ...],
+    dense: bool,
+    as_json: bool,
 ) -> None:
     """Recall@1/5/10/20 and MRR of evidence turns for LoCoMo questions (categories 1-4)."""
     from pagemem.eval import locomo
@@ -304,7 +315,11 @@ def eval_locomo(
     splits = {"dev": locomo.DEV, "held-out": locomo.HELD_OUT}
     chosen = list(splits) if split == "both" else [split]
     results = {}
-    memory = Memory(db if db is not None else ":memory:", retrieval=config)
+    memory = Memory(
+        db if db is not None else ":memory:",
+        retrieval=config,
+        embedder="default" if dense else None,
+    )
     for name in chosen:
         picked = [conversations[s] for s in splits[name] if s in conversations]
         total = sum(len(c.questions) for c in picked)

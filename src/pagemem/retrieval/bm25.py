@@ -74,6 +74,44 @@ class BM25:
             self._packed[term] = packed
         return packed
 
+    def context_scores(
+        self, terms: Sequence[str], prev: npt.NDArray[np.int64], nxt: npt.NDArray[np.int64]
+    ) -> FloatArray:
+        """BM25 of each document read together with its neighbours (`prev`/`nxt`, -1: none).
+
+        A reply ("a golden retriever named Biscuit") rarely repeats the question's words;
+        scored as one passage with the turn before it, it matches.
+        """
+        n = len(self._lengths)
+        scores = np.zeros(n)
+        if not self._live_count or not terms:
+            return scores
+        alive = np.asarray(self._alive, dtype=np.float64)
+        has_prev, has_next = prev >= 0, nxt >= 0
+        lengths = np.asarray(self._lengths, dtype=np.float64) * alive
+        context_lengths = (
+            lengths + np.where(has_prev, lengths[prev], 0) + np.where(has_next, lengths[nxt], 0)
+        )
+        average = float(context_lengths[alive > 0].mean()) or 1.0
+        norm = self.k1 * (1.0 - self.b + self.b * context_lengths / average)
+        for term in dict.fromkeys(terms):
+            packed = self._pack(term)
+            if packed is None:
+                continue
+            docs, tfs = packed
+            tf = np.zeros(n)
+            tf[docs] = tfs
+            tf *= alive
+            context_tf = (
+                tf + np.where(has_prev, tf[prev], 0.0) + np.where(has_next, tf[nxt], 0.0)
+            ) * alive
+            df = int(np.count_nonzero(context_tf))
+            if df == 0:
+                continue
+            idf = math.log(1.0 + (self._live_count - df + 0.5) / (df + 0.5))
+            scores += idf * context_tf * (self.k1 + 1.0) / (context_tf + norm)
+        return scores
+
     def scores(self, terms: Sequence[str]) -> FloatArray:
         """BM25 score of every document for the query terms (0 for removed documents)."""
         n = len(self._lengths)

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 
 import numpy as np
+import numpy.typing as npt
 
 from pagemem.errors import InvalidInputError
 from pagemem.models import Record, Scope
@@ -34,9 +35,12 @@ class RetrievalConfig:
     b: float = 0.3
     neighbour_weight: float = 0.5  # share of the adjacent notes' scores a note inherits
     neighbour_gap_seconds: float = 6 * 3600  # notes further apart in time are not neighbours
-    speaker_boost: float = 0.3  # when a query names exactly one speaker of the scope
-    lexical_weight: float = 0.4  # share of BM25 in the fused score; the rest is dense
+    speaker_boost: float = 0.6  # when a query names exactly one speaker of the scope
+    lexical_weight: float = 0.5  # share of BM25 in the fused score; the rest is dense
     centre: float = 1.0  # 1: subtract the scope's mean vector before cosine; 0: plain cosine
+    zscore: float = 0.0  # 1: standardise each signal before fusing; 0: min-max scale
+    neighbour_lexical: float = 0.0  # 1: share neighbours' BM25 before fusion; 0: after
+    context_weight: float = 0.0  # weight of BM25 over (previous, note, next) read as one passage
     origin_weights: dict[str, float] = field(
         default_factory=lambda: {"user": 1.0, "agent": 1.0, "system": 1.0, "tool": 0.8, "web": 0.7}
     )
@@ -207,13 +211,24 @@ class Ranker:
             if not index.bm25.live or (not terms and self.embedder is None):
                 return []
             lexical = index.bm25.scores(terms)
-            scores = _min_max(lexical)
+            if self.config.context_weight > 0:
+                prev, nxt = self._adjacency(index)
+                context = index.bm25.context_scores(terms, prev, nxt)
+                lexical = lexical + self.config.context_weight * context
+            alive = index.bm25.alive()
+            candidates = alive & (lexical > 0)
+            early = self.config.neighbour_lexical > 0
+            scores = _by_max(self._with_neighbours(index, lexical) if early else lexical)
             if self.embedder is not None and index.vectors:
+                scale = _zscore if self.config.zscore > 0 else _min_max
                 query_vector = self.embedder.embed([query], role="query")[0]
-                dense = _min_max(index.dense(query_vector, self.config.centre > 0))
+                dense = scale(index.dense(query_vector, self.config.centre > 0), alive)
                 weight = self.config.lexical_weight
-                scores = (weight * scores + (1.0 - weight) * dense) * index.bm25.alive()
-            scores = self._with_neighbours(index, scores)
+                scores = (weight * scores + (1.0 - weight) * dense) * alive
+                candidates = alive
+            if not early:
+                scores = self._with_neighbours(index, scores)
+                candidates = candidates | ((scores > 0) & alive)
             speaker = self._named_speaker(index, query)
             if speaker:
                 scores = scores * np.where(
@@ -224,9 +239,9 @@ class Ranker:
             ids = list(index.ids)
         if where != RecordFilter():
             allowed = self.store.filter_record_ids(scope, where)
-            scores = scores * np.asarray([record_id in allowed for record_id in ids])
-        order = np.argsort(-scores, kind="stable")
-        top = [int(i) for i in order[:k] if scores[i] > 0]
+            candidates = candidates & np.asarray([record_id in allowed for record_id in ids])
+        order = np.argsort(-np.where(candidates, scores, -np.inf), kind="stable")
+        top = [int(i) for i in order[:k] if candidates[i]]
         records = {r.id: r for r in self.store.get_records(scope, [ids[i] for i in top])}
         results = []
         for i in top:
@@ -239,22 +254,31 @@ class Ranker:
             results.append(RankedRecord(record, float(scores[i]), explain))
         return results
 
-    def _with_neighbours(self, index: _ScopeIndex, lexical: FloatArray) -> FloatArray:
+    def _adjacency(self, index: _ScopeIndex) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """For every note, the live note written just before and just after it (-1: none).
+
+        Notes are neighbours when adjacent in insertion order and written within
+        `neighbour_gap_seconds` of each other: turns of one conversation, not two.
+        """
+        n = len(index.ids)
+        prev = np.full(n, -1, dtype=np.int64)
+        nxt = np.full(n, -1, dtype=np.int64)
+        live = np.flatnonzero(index.bm25.alive())
+        if len(live) >= 2:
+            times = np.asarray(index.times)[live]
+            near = np.abs(np.diff(times)) <= self.config.neighbour_gap_seconds
+            prev[live[1:]] = np.where(near, live[:-1], -1)
+            nxt[live[:-1]] = np.where(near, live[1:], -1)
+        return prev, nxt
+
+    def _with_neighbours(self, index: _ScopeIndex, scores: FloatArray) -> FloatArray:
+        """Each note inherits a share of its neighbours' scores."""
         weight = self.config.neighbour_weight
-        if weight <= 0 or len(lexical) < 2:
-            return lexical
-        live = np.asarray(list(index.position.values()), dtype=np.int64)
-        live.sort()
-        if len(live) < 2:
-            return lexical
-        times = np.asarray(index.times)[live]
-        near = np.abs(np.diff(times)) <= self.config.neighbour_gap_seconds
-        own = lexical[live]
-        shared = np.zeros_like(own)
-        shared[1:] += np.where(near, own[:-1], 0.0)  # from the previous note
-        shared[:-1] += np.where(near, own[1:], 0.0)  # from the next note
-        out = np.zeros_like(lexical)
-        out[live] = own + weight * shared
+        if weight <= 0 or len(scores) < 2:
+            return scores
+        prev, nxt = self._adjacency(index)
+        shared = np.where(prev >= 0, scores[prev], 0.0) + np.where(nxt >= 0, scores[nxt], 0.0)
+        out: FloatArray = (scores + weight * shared) * index.bm25.alive()
         return out
 
     def _named_speaker(self, index: _ScopeIndex, query: str) -> str:
@@ -263,12 +287,32 @@ class Ranker:
         return next(iter(named)) if len(named) == 1 else ""
 
 
-def _min_max(values: FloatArray) -> FloatArray:
-    """Scale to [0, 1] so lexical and dense scores can be mixed; all-equal becomes 0."""
-    low, high = float(values.min(initial=0.0)), float(values.max(initial=0.0))
+def _by_max(values: FloatArray) -> FloatArray:
+    """Scale non-negative scores so the best is 1; zero (no match) stays zero."""
+    high = float(values.max(initial=0.0))
+    return values / high if high > 0 else np.zeros_like(values)
+
+
+def _min_max(values: FloatArray, alive: npt.NDArray[np.bool_]) -> FloatArray:
+    """Scale live scores to [0, 1] so lexical and dense can be mixed; all-equal becomes 0."""
+    live = values[alive]
+    if not len(live):
+        return np.zeros_like(values)
+    low, high = float(live.min()), float(live.max())
     if high - low <= 1e-12:
         return np.zeros_like(values)
-    return (values - low) / (high - low)
+    scaled: FloatArray = np.clip((values - low) / (high - low), 0.0, None) * alive
+    return scaled
+
+
+def _zscore(values: FloatArray, alive: npt.NDArray[np.bool_]) -> FloatArray:
+    """Standardise live scores, then shift so the lowest live score is 0."""
+    live = values[alive]
+    if not len(live) or float(live.std()) <= 1e-12:
+        return np.zeros_like(values)
+    standard = (values - live.mean()) / live.std()
+    shifted: FloatArray = np.clip(standard - float(standard[alive].min()), 0.0, None) * alive
+    return shifted
 
 
 def _normalise(matrix: Vectors) -> Vectors:
