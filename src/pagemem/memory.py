@@ -247,7 +247,7 @@ class Archive:
             tags=tags, kinds=kinds, origins=origins, source=source, start=start, end=end
         )
         ranked = self._owner.memory.ranker.search(
-            self._owner.scope, query, _positive(k, "k", MAX_K), where
+            self._owner.scope, query, _positive(k, "k", MAX_K), where, now=self._owner.memory.now()
         )
         return [Hit(r.record, r.score, r.record.flags, r.explain) for r in ranked]
 

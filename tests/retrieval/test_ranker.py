@@ -143,3 +143,37 @@ def test_unknown_knob_is_refused() -> None:
     with pytest.raises(InvalidInputError, match="needs a number"):
         RetrievalConfig.with_overrides(["k1=high"])
     assert RetrievalConfig.with_overrides(["k1=0.9"]).k1 == 0.9
+
+
+def test_near_copies_are_folded_into_one_hit() -> None:
+    with Memory(":memory:") as mem:
+        me = mem.scope("acme", "priya")
+        me.archive.insert("Priya prefers aisle seats")
+        me.archive.insert("Priya prefers aisle seats.")
+        me.archive.insert("Priya's dog is Miso")
+        assert [h.record.id for h in me.archive.search("aisle seats", k=3)] == ["a1", "a3"]
+    keep_all = RetrievalConfig(duplicate_cosine=1.0)
+    with Memory(":memory:", retrieval=keep_all) as mem:
+        me = mem.scope("acme", "priya")
+        me.archive.insert("Priya prefers aisle seats")
+        me.archive.insert("Priya prefers aisle seats.")
+        assert len(me.archive.search("aisle seats", k=3)) == 2
+
+
+def test_recency_prefers_the_newer_of_two_equal_notes() -> None:
+    from datetime import UTC, datetime
+
+    times = iter([datetime(2024, 1, 1, tzinfo=UTC), datetime(2026, 1, 1, tzinfo=UTC)])
+    now = datetime(2026, 1, 2, tzinfo=UTC)
+
+    def clock() -> datetime:
+        return next(times, now)
+
+    config = RetrievalConfig(recency_half_life_days=30, neighbour_weight=0, duplicate_cosine=1.0)
+    with Memory(":memory:", embedder=None, retrieval=config, clock=clock) as mem:
+        me = mem.scope("acme", "priya")
+        me.archive.insert("Priya's favourite cafe is Analog")
+        me.archive.insert("Priya's favourite cafe is Analog")
+        hits = me.archive.search("favourite cafe")
+        assert [h.record.id for h in hits] == ["a2", "a1"]
+        assert hits[1].score >= 0.8 * hits[0].score - 1e-9  # recency takes at most 20 %

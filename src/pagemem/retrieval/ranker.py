@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
+from datetime import datetime
 
 import numpy as np
 import numpy.typing as npt
@@ -41,6 +42,9 @@ class RetrievalConfig:
     zscore: float = 0.0  # 1: standardise each signal before fusing; 0: min-max scale
     neighbour_lexical: float = 0.0  # 1: share neighbours' BM25 before fusion; 0: after
     context_weight: float = 0.0  # weight of BM25 over (previous, note, next) read as one passage
+    recency_half_life_days: float = 0.0  # 0: off; else newer notes weigh more, halving per period
+    recency_weight: float = 0.2  # how much of the score recency may take away
+    duplicate_cosine: float = 0.97  # a hit this close to a better one is dropped (1: keep all)
     origin_weights: dict[str, float] = field(
         default_factory=lambda: {"user": 1.0, "agent": 1.0, "system": 1.0, "tool": 0.8, "web": 0.7}
     )
@@ -204,7 +208,15 @@ class Ranker:
 
     # ranking
 
-    def search(self, scope: Scope, query: str, k: int, where: RecordFilter) -> list[RankedRecord]:
+    def search(
+        self,
+        scope: Scope,
+        query: str,
+        k: int,
+        where: RecordFilter,
+        *,
+        now: datetime | None = None,
+    ) -> list[RankedRecord]:
         terms = self.analyzer.query(query)
         with self._lock:
             index = self._index(scope)
@@ -236,12 +248,14 @@ class Ranker:
                 )
             weights = self.config.origin_weights
             scores = scores * np.asarray([weights.get(o, 1.0) for o in index.origins])
+            scores = scores * self._recency(index, now)
             ids = list(index.ids)
+            vectors = index.vectors if index.vectors else None
         if where != RecordFilter():
             allowed = self.store.filter_record_ids(scope, where)
             candidates = candidates & np.asarray([record_id in allowed for record_id in ids])
         order = np.argsort(-np.where(candidates, scores, -np.inf), kind="stable")
-        top = [int(i) for i in order[:k] if candidates[i]]
+        top = self._distinct(order, candidates, vectors, k)
         records = {r.id: r for r in self.store.get_records(scope, [ids[i] for i in top])}
         results = []
         for i in top:
@@ -253,6 +267,37 @@ class Ranker:
                 explain += f" speaker={speaker}"
             results.append(RankedRecord(record, float(scores[i]), explain))
         return results
+
+    def _recency(self, index: _ScopeIndex, now: datetime | None) -> FloatArray | float:
+        half_life = self.config.recency_half_life_days * 86400.0
+        if half_life <= 0 or not index.times:
+            return 1.0
+        reference = now.timestamp() if now is not None else max(index.times)
+        ages = np.maximum(reference - np.asarray(index.times), 0.0)
+        decay = np.power(0.5, ages / half_life)
+        weight = self.config.recency_weight
+        blended: FloatArray = (1.0 - weight) + weight * decay
+        return blended
+
+    def _distinct(
+        self,
+        order: npt.NDArray[np.int64],
+        candidates: npt.NDArray[np.bool_],
+        vectors: list[Vectors] | None,
+        k: int,
+    ) -> list[int]:
+        """The first k candidates in order, skipping near-copies of one already kept."""
+        threshold = self.config.duplicate_cosine
+        kept: list[int] = []
+        for i in order:
+            if not candidates[i] or len(kept) == k:
+                break
+            if vectors is not None and threshold < 1.0 and kept:
+                similarity = np.asarray([vectors[j] for j in kept]) @ vectors[int(i)]
+                if float(similarity.max()) >= threshold:
+                    continue
+            kept.append(int(i))
+        return kept
 
     def _adjacency(self, index: _ScopeIndex) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """For every note, the live note written just before and just after it (-1: none).
