@@ -21,7 +21,7 @@ def mem(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Memory]:
     memory = Memory(
         target,
         clock=ticking_clock(),
-        retrieval=RetrievalConfig(neighbour_weight=0),
+        retrieval=RetrievalConfig(neighbour_weight=0, context_weight=0),
         embedder=None,
     )
     yield memory

@@ -21,6 +21,7 @@ from pagemem.retrieval.analysis import Analyzer
 from pagemem.retrieval.bm25 import BM25, FloatArray
 from pagemem.retrieval.embed import Embedder, Vectors
 from pagemem.retrieval.lexical import words
+from pagemem.retrieval.vectors import VectorSet
 from pagemem.store.base import RecordFilter, Store
 
 __all__ = ["RankedRecord", "Ranker", "RetrievalConfig"]
@@ -41,10 +42,12 @@ class RetrievalConfig:
     centre: float = 1.0  # 1: subtract the scope's mean vector before cosine; 0: plain cosine
     zscore: float = 0.0  # 1: standardise each signal before fusing; 0: min-max scale
     neighbour_lexical: float = 0.0  # 1: share neighbours' BM25 before fusion; 0: after
-    context_weight: float = 0.0  # weight of BM25 over (previous, note, next) read as one passage
+    context_weight: float = 1.0  # weight of BM25 over (previous, note, next) read as one passage
     recency_half_life_days: float = 0.0  # 0: off; else newer notes weigh more, halving per period
     recency_weight: float = 0.2  # how much of the score recency may take away
     duplicate_cosine: float = 0.97  # a hit this close to a better one is dropped (1: keep all)
+    ann_threshold: float = 50_000  # live notes in a scope above which vectors are searched by HNSW
+    ann_candidates: float = 1000  # how many HNSW neighbours are scored exactly
     origin_weights: dict[str, float] = field(
         default_factory=lambda: {"user": 1.0, "agent": 1.0, "system": 1.0, "tool": 0.8, "web": 0.7}
     )
@@ -75,10 +78,13 @@ class RankedRecord:
 class _ScopeIndex:
     """What ranking needs about every note of one scope, in insertion order."""
 
-    def __init__(self, config: RetrievalConfig) -> None:
+    def __init__(self, config: RetrievalConfig, dim: int) -> None:
         self.bm25 = BM25(config.k1, config.b)
-        self.vectors: list[Vectors] = []
-        self._matrix: Vectors | None = None
+        self.vectors = VectorSet(
+            dim,
+            ann_threshold=int(config.ann_threshold),
+            ann_candidates=int(config.ann_candidates),
+        )
         self.ids: list[str] = []
         self.position: dict[str, int] = {}
         self.times: list[float] = []
@@ -88,9 +94,7 @@ class _ScopeIndex:
 
     def add(self, record: Record, analyzer: Analyzer, vector: Vectors | None) -> None:
         doc = self.bm25.add(analyzer.terms(record.text))
-        if vector is not None:
-            self.vectors.append(vector)
-            self._matrix = None
+        self.vectors.add(doc, vector)
         self.ids.append(record.id)
         self.position[record.id] = doc
         self.times.append(record.created_at.timestamp())
@@ -102,23 +106,7 @@ class _ScopeIndex:
         doc = self.position.pop(record_id, None)
         if doc is not None:
             self.bm25.remove(doc)
-            self._matrix = None
-
-    def dense(self, query: Vectors, centre: bool) -> FloatArray:
-        """Cosine of every live note to the query, after removing the scope's mean vector.
-
-        Centring takes out what all notes of one conversation share (speakers, style),
-        so what differs between them decides the ranking.
-        """
-        if self._matrix is None:
-            matrix = np.vstack(self.vectors).astype(np.float32)
-            live = self.bm25.alive()
-            self._mean = matrix[live].mean(axis=0) if live.any() else np.zeros(matrix.shape[1])
-            self._centred = _normalise(matrix - self._mean)
-            self._matrix = matrix
-        if centre:
-            return (self._centred @ _normalise(query - self._mean)).astype(np.float64)
-        return (self._matrix @ query).astype(np.float64)
+            self.vectors.remove(doc)
 
 
 class Ranker:
@@ -143,7 +131,7 @@ class Ranker:
         revision = self.store.record_revision(scope)
         index = self._indexes.get(scope)
         if index is None or index.revision != revision:
-            index = _ScopeIndex(self.config)
+            index = _ScopeIndex(self.config, self.embedder.dim if self.embedder else 1)
             stored = self.store.get_vectors(scope, self.embedder.model_id) if self.embedder else {}
             offset, everything = 0, RecordFilter()
             while page := self.store.list_records(scope, everything, limit=_PAGE, offset=offset):
@@ -231,13 +219,15 @@ class Ranker:
             candidates = alive & (lexical > 0)
             early = self.config.neighbour_lexical > 0
             scores = _by_max(self._with_neighbours(index, lexical) if early else lexical)
-            if self.embedder is not None and index.vectors:
+            if self.embedder is not None and len(index.vectors):
                 scale = _zscore if self.config.zscore > 0 else _min_max
                 query_vector = self.embedder.embed([query], role="query")[0]
-                dense = scale(index.dense(query_vector, self.config.centre > 0), alive)
+                raw, scored = index.vectors.scores(query_vector, centre=self.config.centre > 0)
+                scored &= alive
+                dense = scale(raw, scored)
                 weight = self.config.lexical_weight
                 scores = (weight * scores + (1.0 - weight) * dense) * alive
-                candidates = alive
+                candidates = candidates | scored
             if not early:
                 scores = self._with_neighbours(index, scores)
                 candidates = candidates | ((scores > 0) & alive)
@@ -250,7 +240,7 @@ class Ranker:
             scores = scores * np.asarray([weights.get(o, 1.0) for o in index.origins])
             scores = scores * self._recency(index, now)
             ids = list(index.ids)
-            vectors = index.vectors if index.vectors else None
+            vectors = index.vectors if len(index.vectors) else None
         if where != RecordFilter():
             allowed = self.store.filter_record_ids(scope, where)
             candidates = candidates & np.asarray([record_id in allowed for record_id in ids])
@@ -283,7 +273,7 @@ class Ranker:
         self,
         order: npt.NDArray[np.int64],
         candidates: npt.NDArray[np.bool_],
-        vectors: list[Vectors] | None,
+        vectors: VectorSet | None,
         k: int,
     ) -> list[int]:
         """The first k candidates in order, skipping near-copies of one already kept."""
@@ -293,7 +283,7 @@ class Ranker:
             if not candidates[i] or len(kept) == k:
                 break
             if vectors is not None and threshold < 1.0 and kept:
-                similarity = np.asarray([vectors[j] for j in kept]) @ vectors[int(i)]
+                similarity = vectors.rows(kept) @ vectors.rows([int(i)])[0]
                 if float(similarity.max()) >= threshold:
                     continue
             kept.append(int(i))

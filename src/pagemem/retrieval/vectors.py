@@ -1,0 +1,111 @@
+"""Vectors of one scope's notes in memory: exact centred cosine, approximate when large.
+
+Rows are aligned with the BM25 document numbers and grow by doubling, so adding a
+note never copies the whole matrix. Centring (subtracting the scope's mean vector)
+is applied algebraically at query time, so the mean can move with every insert
+without rewriting rows:
+
+    cos_c(m, q) = (m.q' - mu.q') / (|m - mu| |q'|),  q' = q - mu,
+    |m - mu|^2 = 1 - 2 m.mu + |mu|^2                 (rows are unit length)
+
+Above `ann_threshold` live rows, a usearch HNSW index over the raw vectors picks
+the candidates and only those are scored exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pagemem.retrieval.bm25 import FloatArray
+from pagemem.retrieval.embed import Vectors
+
+__all__ = ["VectorSet"]
+
+
+class VectorSet:
+    """A growable, row-aligned matrix of unit vectors with an optional ANN index."""
+
+    def __init__(self, dim: int, *, ann_threshold: int = 50_000, ann_candidates: int = 1000):
+        self.dim = dim
+        self.ann_threshold = ann_threshold
+        self.ann_candidates = ann_candidates
+        self._rows = np.zeros((16, dim), dtype=np.float32)
+        self._live = np.zeros(16, dtype=bool)
+        self._size = 0
+        self._sum = np.zeros(dim, dtype=np.float64)
+        self._count = 0
+        self._ann: Any = None
+
+    def __len__(self) -> int:
+        return self._count
+
+    @property
+    def approximate(self) -> bool:
+        return self._ann is not None
+
+    def add(self, doc: int, vector: Vectors | None) -> None:
+        """Store the vector of document `doc` (documents without one never match)."""
+        if doc >= len(self._rows):
+            grow = max(len(self._rows) * 2, doc + 1)
+            self._rows = np.resize(self._rows, (grow, self.dim))
+            self._rows[self._size :] = 0.0
+            self._live = np.resize(self._live, grow)
+            self._live[self._size :] = False
+        self._size = max(self._size, doc + 1)
+        if vector is None:
+            return
+        self._rows[doc] = vector
+        self._live[doc] = True
+        self._sum += vector
+        self._count += 1
+        if self._ann is not None:
+            self._ann.add(doc, vector)
+        elif self._count >= self.ann_threshold:
+            self._build_ann()
+
+    def rows(self, docs: list[int]) -> Vectors:
+        picked: Vectors = self._rows[docs]
+        return picked
+
+    def remove(self, doc: int) -> None:
+        if doc < self._size and self._live[doc]:
+            self._live[doc] = False
+            self._sum -= self._rows[doc]
+            self._count -= 1
+            if self._ann is not None:
+                self._ann.remove(doc)
+
+    def _build_ann(self) -> None:
+        from usearch.index import Index
+
+        index = Index(ndim=self.dim, metric="cos", dtype="f32")
+        live = np.flatnonzero(self._live[: self._size])
+        index.add(live.astype(np.uint64), self._rows[live])
+        self._ann = index
+
+    def scores(self, query: Vectors, *, centre: bool) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+        """Cosine of each row to `query` and the mask of rows that were scored."""
+        n = self._size
+        out = np.zeros(n)
+        scored = np.zeros(n, dtype=bool)
+        if not self._count:
+            return out, scored
+        if self._ann is not None:
+            found = self._ann.search(query, min(self.ann_candidates, self._count))
+            rows = np.asarray(found.keys, dtype=np.int64)
+        else:
+            rows = np.flatnonzero(self._live[:n])
+        matrix = self._rows[rows]
+        if centre:
+            mean = (self._sum / self._count).astype(np.float32)
+            shifted = query - mean
+            norm_q = float(np.linalg.norm(shifted)) or 1.0
+            row_norms = np.sqrt(np.maximum(1.0 - 2.0 * (matrix @ mean) + float(mean @ mean), 1e-12))
+            out[rows] = (matrix @ shifted) / (row_norms * norm_q)
+        else:
+            out[rows] = matrix @ query
+        scored[rows] = True
+        return out, scored
