@@ -251,6 +251,27 @@ def budget(
         click.echo(f"plot written to {written}", err=as_json)
 
 
+@cli.command()
+@click.option(
+    "--db",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    required=True,
+    help="The SQLite memory file.",
+)
+@click.option("--tenant", default=None, help="Only this tenant's scopes.")
+def reindex(db: Path, tenant: str | None) -> None:
+    """Embed every note that lacks a vector of the current embedding model."""
+    from pagemem.memory import Memory
+
+    with Memory(db) as memory:
+        total = 0
+        for me in memory.scopes(tenant=tenant):
+            count = me.reindex()
+            total += count
+            click.echo(f"{me.scope}: {count} notes embedded")
+        click.echo(f"{total} notes embedded with {memory.ranker.embedder_id}")
+
+
 @cli.group(name="eval")
 def eval_group() -> None:
     """Benchmarks measured through the public API."""

@@ -123,6 +123,10 @@ class Memory:
     def scope(self, tenant: str, user: str, agent: str | None = None) -> ScopedMemory:
         return ScopedMemory(self, Scope(tenant, user, agent))
 
+    def scopes(self, *, tenant: str | None = None) -> list[ScopedMemory]:
+        """Admin: every scope with stored data (for reindexing, export and retention jobs)."""
+        return [ScopedMemory(self, scope) for scope in self.store.list_scopes(tenant=tenant)]
+
     def now(self) -> datetime:
         return self.clock()
 
@@ -149,6 +153,10 @@ class ScopedMemory:
     @property
     def counter(self) -> TokenCounter:
         return self.memory.counter
+
+    def reindex(self) -> int:
+        """Embed every note that has no vector of the current model; return how many."""
+        return self.memory.ranker.reindex(self.scope)
 
     def history(self, target_id: str | None = None, *, limit: int = 1000) -> list[HistoryEntry]:
         """Every write in this scope, oldest first (optionally for one record or block)."""

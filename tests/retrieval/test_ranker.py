@@ -222,3 +222,24 @@ def test_vector_set_grows_and_centres() -> None:
     assert scored[:40].all()
     assert not scored[40:].any()
     assert int(np.argmax(scores)) == 0
+
+
+def test_reindex_embeds_only_what_is_missing(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pagemem.cli import cli
+
+    path = tmp_path / "m.db"
+    with Memory(path, embedder=None) as mem:  # written without vectors
+        for user in ("priya", "sam"):
+            me = mem.scope("acme", user)
+            me.archive.insert(f"{user} likes tea")
+            me.archive.insert(f"{user} likes coffee")
+        mem.scope("globex", "ann").archive.insert("ann likes juice")
+    result = CliRunner().invoke(cli, ["reindex", "--db", str(path), "--tenant", "acme"])
+    assert result.exit_code == 0, result.output
+    assert "acme/priya: 2 notes embedded" in result.output
+    assert "4 notes embedded with all-MiniLM-L6-v2-int8" in result.output
+    again = CliRunner().invoke(cli, ["reindex", "--db", str(path)])
+    assert "acme/priya: 0 notes embedded" in again.output
+    assert "globex/ann: 1 notes embedded" in again.output

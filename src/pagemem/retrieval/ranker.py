@@ -124,6 +124,11 @@ class Ranker:
         self.analyzer = Analyzer()
         self._indexes: dict[Scope, _ScopeIndex] = {}
         self._lock = threading.RLock()
+        self.embedded = 0  # notes this ranker has embedded (stored vectors are reused)
+
+    @property
+    def embedder_id(self) -> str:
+        return self.embedder.model_id if self.embedder else "no embedder"
 
     # keeping indexes current
 
@@ -162,6 +167,7 @@ class Ranker:
                 missing.append(record)
         if missing:
             fresh = embedder.embed([r.text for r in missing], role="document")
+            self.embedded += len(missing)
             pairs = list(zip(missing, fresh, strict=True))
             self.store.put_vectors(
                 scope, embedder.model_id, [(r.id, v.tobytes()) for r, v in pairs]
@@ -190,9 +196,13 @@ class Ranker:
             else:
                 self._indexes.pop(scope, None)
 
-    def forget_scope(self, scope: Scope) -> None:
+    def reindex(self, scope: Scope) -> int:
+        """Rebuild a scope's index now, embedding notes that lack a vector of this model."""
         with self._lock:
             self._indexes.pop(scope, None)
+            before = self.embedded
+            self._index(scope)
+            return self.embedded - before
 
     # ranking
 

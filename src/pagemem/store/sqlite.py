@@ -547,6 +547,14 @@ class SQLiteStore:
             for row in rows
         ]
 
+    def list_scopes(self, *, tenant: str | None = None) -> list[Scope]:
+        sql, params = "SELECT tenant_id, user_id, agent_id FROM scopes", []
+        if tenant is not None:
+            sql += " WHERE tenant_id = ?"
+            params.append(tenant)
+        rows = self._read(sql + " ORDER BY tenant_id, user_id, agent_id", params)
+        return [Scope(row[0], row[1], row[2] or None) for row in rows]
+
     def close(self) -> None:
         with self._lock:
             self._conn.close()
