@@ -279,3 +279,19 @@ def test_newer_schema_is_refused(tmp_path: Path) -> None:
         conn.execute("PRAGMA user_version = 99")
     with pytest.raises(RuntimeError, match="schema version 99"):
         Memory(path)
+
+
+def test_insert_many_is_all_or_nothing(me: ScopedMemory) -> None:
+    ids = me.archive.insert_many(
+        ["Priya prefers aisle seats", {"text": "Miso is a dog", "tags": ["pets"], "origin": "user"}]
+    )
+    assert ids == ["a1", "a2"]
+    assert me.archive.get("a2").tags == ("pets",)
+    assert [h.record.id for h in me.archive.search("dog")] == ["a2"]
+    with pytest.raises(InvalidInputError, match="item 1: text is empty"):
+        me.archive.insert_many(["fine", ""])
+    with pytest.raises(InvalidInputError, match="item 0: .*unexpected keyword"):
+        me.archive.insert_many([{"text": "x", "colour": "red"}])
+    assert me.archive.count() == 2
+    assert me.archive.insert_many([]) == []
+    assert me.archive.insert("next") == "a3"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -192,6 +192,57 @@ class Archive:
         actor: str | None = None,
     ) -> str:
         """Store a note and return its id. `origin` says who it came from."""
+        record = self._prepare(
+            text,
+            source=source,
+            origin=origin,
+            kind=kind,
+            tags=tags,
+            metadata=metadata,
+            valid_from=valid_from,
+            valid_to=valid_to,
+        )
+        return self._store_all([record], actor or record.origin)[0]
+
+    def insert_many(
+        self, items: Iterable[str | Mapping[str, Any]], *, actor: str | None = None
+    ) -> list[str]:
+        """Store many notes in one transaction, embedded in batches; all or nothing.
+
+        Each item is a text or a mapping of `insert`'s arguments (`text` required).
+        Every item is checked before anything is written.
+        """
+        prepared = []
+        for position, item in enumerate(items):
+            fields = {"text": item} if isinstance(item, str) else dict(item)
+            try:
+                prepared.append(self._prepare(**fields))
+            except TypeError as exc:
+                raise InvalidInputError(f"item {position}: {exc}") from None
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"item {position}: {exc}") from None
+        origin = prepared[0].origin if prepared else "agent"
+        return self._store_all(prepared, actor or origin)
+
+    def _store_all(self, records: list[NewRecord], actor: str) -> list[str]:
+        owner = self._owner
+        stored = self._store.insert_records(owner.scope, records, actor=actor)
+        if stored:
+            owner.memory.ranker.added(owner.scope, stored)
+        return [record.id for record in stored]
+
+    def _prepare(
+        self,
+        text: str,
+        *,
+        source: str = "",
+        origin: Origin = "agent",
+        kind: Kind = "semantic",
+        tags: Iterable[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+        valid_from: datetime | None = None,
+        valid_to: datetime | None = None,
+    ) -> NewRecord:
         owner = self._owner
         text = owner._text(text, "text")
         if not isinstance(source, str) or len(source) > _MAX_SOURCE:
@@ -209,24 +260,18 @@ class Archive:
         end = _aware(valid_to, "valid_to")
         if end is not None and end <= start:
             raise InvalidInputError("valid_to must be later than valid_from")
-        record = self._store.insert_record(
-            owner.scope,
-            NewRecord(
-                text=text,
-                kind=kind_checked,  # type: ignore[arg-type]
-                origin=origin_checked,  # type: ignore[arg-type]
-                source=source,
-                created_at=now,
-                valid_from=start,
-                valid_to=end,
-                tags=_tags(tags),
-                metadata=meta,
-                flags=flags_for(text),
-            ),
-            actor=actor or origin_checked,
+        return NewRecord(
+            text=text,
+            kind=kind_checked,  # type: ignore[arg-type]
+            origin=origin_checked,  # type: ignore[arg-type]
+            source=source,
+            created_at=now,
+            valid_from=start,
+            valid_to=end,
+            tags=_tags(tags),
+            metadata=meta,
+            flags=flags_for(text),
         )
-        owner.memory.ranker.added(owner.scope, record)
-        return record.id
 
     def get(self, record_id: str) -> Record:
         record = self._store.get_record(self._owner.scope, str(record_id))

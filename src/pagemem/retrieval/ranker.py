@@ -175,14 +175,16 @@ class Ranker:
             found.update((r.id, v) for r, v in pairs)
         return found
 
-    def added(self, scope: Scope, record: Record) -> None:
-        """Called after this process inserted a record: embed it and index it."""
+    def added(self, scope: Scope, records: list[Record]) -> None:
+        """Called after this process inserted records: embed them and index them."""
         with self._lock:
-            vector = self._vectors_for(scope, [record], {}).get(record.id)
+            vectors = self._vectors_for(scope, records, {})
             index = self._indexes.get(scope)
-            if index is not None and index.revision + 1 == self.store.record_revision(scope):
-                index.add(record, self.analyzer, vector)
-                index.revision += 1
+            expected = index.revision + len(records) if index is not None else None
+            if index is not None and expected == self.store.record_revision(scope):
+                for record in records:
+                    index.add(record, self.analyzer, vectors.get(record.id))
+                index.revision += len(records)
             else:
                 self._indexes.pop(scope, None)  # another writer got in between: rebuild
 

@@ -59,6 +59,12 @@ class Store(Protocol):
 
     # archival records
     def insert_record(self, scope: Scope, record: NewRecord, *, actor: str) -> Record: ...
+    def insert_records(
+        self, scope: Scope, records: Sequence[NewRecord], *, actor: str
+    ) -> list[Record]:
+        """Insert all or none, in one transaction, ids in order."""
+        ...
+
     def get_record(self, scope: Scope, record_id: str) -> Record | None: ...
     def list_records(
         self, scope: Scope, where: RecordFilter, *, limit: int, offset: int

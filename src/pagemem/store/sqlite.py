@@ -149,22 +149,23 @@ class SQLiteStore:
         with self._lock:
             return self._conn.execute(sql, params).fetchall()
 
-    def _next_id(self, conn: sqlite3.Connection, scope: Scope, counter: str) -> int:
+    def _next_id(self, conn: sqlite3.Connection, scope: Scope, counter: str, count: int = 1) -> int:
+        """Reserve `count` numbers of a per-scope counter; return the last one."""
         conn.execute(
             "INSERT INTO scopes (tenant_id, user_id, agent_id) VALUES (?, ?, ?) "
             "ON CONFLICT DO NOTHING",
             _key(scope),
         )
         row = conn.execute(
-            f"UPDATE scopes SET {counter} = {counter} + 1 WHERE {_SCOPE_SQL} RETURNING {counter}",
-            _key(scope),
+            f"UPDATE scopes SET {counter} = {counter} + ? WHERE {_SCOPE_SQL} RETURNING {counter}",
+            (count, *_key(scope)),
         ).fetchone()
         return int(row[0])
 
-    def _bump_revision(self, conn: sqlite3.Connection, scope: Scope) -> None:
+    def _bump_revision(self, conn: sqlite3.Connection, scope: Scope, by: int = 1) -> None:
         conn.execute(
-            f"UPDATE scopes SET record_revision = record_revision + 1 WHERE {_SCOPE_SQL}",
-            _key(scope),
+            f"UPDATE scopes SET record_revision = record_revision + ? WHERE {_SCOPE_SQL}",
+            (by, *_key(scope)),
         )
 
     def _log(
@@ -189,58 +190,71 @@ class SQLiteStore:
     # archival records
 
     def insert_record(self, scope: Scope, record: NewRecord, *, actor: str) -> Record:
+        return self.insert_records(scope, [record], actor=actor)[0]
+
+    def insert_records(
+        self, scope: Scope, records: Sequence[NewRecord], *, actor: str
+    ) -> list[Record]:
+        if not records:
+            return []
+        stored: list[Record] = []
         with self._write() as conn:
-            record_id = f"a{self._next_id(conn, scope, 'next_record')}"
-            cursor = conn.execute(
-                "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, kind, "
-                "origin, source, created_at, valid_from, valid_to, tags, metadata, flags) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    *_key(scope),
-                    record_id,
-                    record.text,
-                    _text_hash(record.text),
-                    record.kind,
-                    record.origin,
-                    record.source,
-                    _ts(record.created_at),
-                    _ts(record.valid_from),
-                    None if record.valid_to is None else _ts(record.valid_to),
-                    json.dumps(list(record.tags)),
-                    json.dumps(record.metadata),
-                    json.dumps(list(record.flags)),
-                ),
-            )
-            conn.executemany(
-                "INSERT OR IGNORE INTO record_tags (record_pk, tag) VALUES (?, ?)",
-                [(cursor.lastrowid, tag) for tag in record.tags],
-            )
-            self._bump_revision(conn, scope)
-            self._log(
-                conn,
-                scope,
-                at=record.created_at,
-                op="insert",
-                target="record",
-                target_id=record_id,
-                before=None,
-                after=record.text,
-                actor=actor,
-            )
-        return Record(
-            id=record_id,
-            scope=scope,
-            text=record.text,
-            kind=record.kind,
-            origin=record.origin,
-            source=record.source,
-            created_at=record.created_at,
-            valid_from=record.valid_from,
-            valid_to=record.valid_to,
-            tags=record.tags,
-            metadata=record.metadata,
-            flags=record.flags,
-        )
+            last = self._next_id(conn, scope, "next_record", len(records))
+            for number, record in enumerate(records, start=last - len(records) + 1):
+                record_id = f"a{number}"
+                cursor = conn.execute(
+                    "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, "
+                    "kind, origin, source, created_at, valid_from, valid_to, tags, metadata, "
+                    "flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        *_key(scope),
+                        record_id,
+                        record.text,
+                        _text_hash(record.text),
+                        record.kind,
+                        record.origin,
+                        record.source,
+                        _ts(record.created_at),
+                        _ts(record.valid_from),
+                        None if record.valid_to is None else _ts(record.valid_to),
+                        json.dumps(list(record.tags)),
+                        json.dumps(record.metadata),
+                        json.dumps(list(record.flags)),
+                    ),
+                )
+                conn.executemany(
+                    "INSERT OR IGNORE INTO record_tags (record_pk, tag) VALUES (?, ?)",
+                    [(cursor.lastrowid, tag) for tag in record.tags],
+                )
+                self._log(
+                    conn,
+                    scope,
+                    at=record.created_at,
+                    op="insert",
+                    target="record",
+                    target_id=record_id,
+                    before=None,
+                    after=record.text,
+                    actor=actor,
+                )
+                stored.append(
+                    Record(
+                        id=record_id,
+                        scope=scope,
+                        text=record.text,
+                        kind=record.kind,
+                        origin=record.origin,
+                        source=record.source,
+                        created_at=record.created_at,
+                        valid_from=record.valid_from,
+                        valid_to=record.valid_to,
+                        tags=record.tags,
+                        metadata=record.metadata,
+                        flags=record.flags,
+                    )
+                )
+            self._bump_revision(conn, scope, len(records))
+        return stored
 
     def get_record(self, scope: Scope, record_id: str) -> Record | None:
         rows = self._read(
