@@ -157,10 +157,10 @@ class Ranker:
         embedder = self.embedder
         found: dict[str, Vectors] = {}
         missing: list[Record] = []
+        unstored = [record.text for record in records if record.id not in stored]
+        same_text = self.store.find_vectors(scope, embedder.model_id, unstored) if unstored else {}
         for record in records:
-            blob = stored.get(record.id) or self.store.find_vector(
-                scope, embedder.model_id, record.text
-            )
+            blob = stored.get(record.id) or same_text.get(record.text)
             if blob is not None and len(blob) == 4 * embedder.dim:
                 found[record.id] = np.frombuffer(blob, dtype=np.float32)
             else:
@@ -169,10 +169,14 @@ class Ranker:
             fresh = embedder.embed([r.text for r in missing], role="document")
             self.embedded += len(missing)
             pairs = list(zip(missing, fresh, strict=True))
-            self.store.put_vectors(
-                scope, embedder.model_id, [(r.id, v.tobytes()) for r, v in pairs]
-            )
             found.update((r.id, v) for r, v in pairs)
+        # Records reusing an identical note's vector get their own row too, so a delete of
+        # the original (which cascades to its vector) leaves them theirs.
+        to_store = [
+            (r.id, found[r.id].tobytes()) for r in records if r.id in found and r.id not in stored
+        ]
+        if to_store:
+            self.store.put_vectors(scope, embedder.model_id, to_store)
         return found
 
     def added(self, scope: Scope, records: list[Record]) -> None:

@@ -80,8 +80,8 @@ class Store(Protocol):
         """Stored vectors of the scope's records for one model, by record id."""
         ...
 
-    def find_vector(self, scope: Scope, model_id: str, text: str) -> bytes | None:
-        """The vector of any record of the scope with exactly this text."""
+    def find_vectors(self, scope: Scope, model_id: str, texts: Sequence[str]) -> dict[str, bytes]:
+        """Vectors of records of the scope with exactly these texts, by text."""
         ...
 
     def put_vectors(

@@ -287,13 +287,20 @@ class SQLiteStore:
         )
         return {row[0]: row[1] for row in rows}
 
-    def find_vector(self, scope: Scope, model_id: str, text: str) -> bytes | None:
-        rows = self._read(
-            "SELECT v.vector FROM records r JOIN vectors v ON v.record_pk = r.pk "
-            f"WHERE {_scoped('r')} AND r.text_hash = ? AND v.model_id = ? LIMIT 1",
-            (*_key(scope), _text_hash(text), model_id),
-        )
-        return bytes(rows[0][0]) if rows else None
+    def find_vectors(self, scope: Scope, model_id: str, texts: Sequence[str]) -> dict[str, bytes]:
+        by_hash = {_text_hash(text): text for text in texts}
+        hashes = list(by_hash)
+        found: dict[str, bytes] = {}
+        for start in range(0, len(hashes), 500):
+            chunk = hashes[start : start + 500]
+            rows = self._read(
+                "SELECT r.text_hash, v.vector FROM records r JOIN vectors v ON v.record_pk = r.pk "
+                f"WHERE {_scoped('r')} AND v.model_id = ? "
+                f"AND r.text_hash IN ({', '.join('?' * len(chunk))})",
+                (*_key(scope), model_id, *chunk),
+            )
+            found.update((by_hash[row[0]], bytes(row[1])) for row in rows)
+        return found
 
     def put_vectors(
         self, scope: Scope, model_id: str, vectors: Sequence[tuple[str, bytes]]
