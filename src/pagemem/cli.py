@@ -272,6 +272,75 @@ def reindex(db: Path, tenant: str | None) -> None:
         click.echo(f"{total} notes embedded with {memory.ranker.embedder_id}")
 
 
+@cli.command()
+@click.option(
+    "--sizes",
+    default="10000,100000",
+    show_default=True,
+    help="Comma-separated note counts, e.g. 10000,100000,1000000.",
+)
+@click.option(
+    "--layout",
+    "layouts",
+    type=click.Choice(["one", "spread"]),
+    multiple=True,
+    help="one scope, or spread over 1,000 scopes (default: both).",
+)
+@click.option(
+    "--engine",
+    "engines",
+    type=click.Choice(["hybrid", "bm25"]),
+    multiple=True,
+    help="hybrid (default search) and/or plain BM25 (default: both).",
+)
+@click.option(
+    "--queries",
+    type=click.IntRange(min=10),
+    default=200,
+    show_default=True,
+    help="Searches timed per configuration.",
+)
+@click.option(
+    "--dir",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where the temporary databases go (default: the system temp folder).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def bench(
+    sizes: str,
+    layouts: tuple[str, ...],
+    engines: tuple[str, ...],
+    queries: int,
+    folder: Path | None,
+    as_json: bool,
+) -> None:
+    """Insert throughput, search p50/p95 and peak RSS, hybrid next to plain BM25."""
+    from dataclasses import asdict
+
+    from pagemem import bench as benchmark
+
+    try:
+        counts = [int(part) for part in sizes.split(",") if part.strip()]
+    except ValueError as exc:
+        raise click.BadParameter(f"not a list of numbers: {sizes!r}", param_hint="--sizes") from exc
+    if not counts or min(counts) < 1000:
+        raise click.BadParameter("sizes must be at least 1000 notes", param_hint="--sizes")
+    if not as_json:
+        click.echo(benchmark.table([]))
+    results = benchmark.run_bench(
+        counts,
+        layouts=layouts or benchmark.LAYOUTS,
+        engines=engines or benchmark.ENGINES,
+        queries=queries,
+        folder=str(folder) if folder else None,
+        report=None if as_json else lambda r: click.echo(benchmark.row(r)),
+    )
+    if as_json:
+        click.echo(json.dumps([asdict(r) for r in results], indent=2))
+
+
 @cli.group(name="eval")
 def eval_group() -> None:
     """Benchmarks measured through the public API."""

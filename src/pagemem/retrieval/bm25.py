@@ -12,13 +12,41 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BM25"]
+__all__ = ["BM25", "Column"]
 
 FloatArray = npt.NDArray[np.float64]
+
+
+class Column:
+    """A 1-D numpy array that grows by doubling: O(1) appends, no copies on read."""
+
+    def __init__(self, dtype: type) -> None:
+        self._data: npt.NDArray[Any] = np.zeros(16, dtype=dtype)
+        self._size = 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    def append(self, value: float | bool) -> None:
+        if self._size == len(self._data):
+            self._data = np.resize(self._data, 2 * len(self._data))
+        self._data[self._size] = value
+        self._size += 1
+
+    def __setitem__(self, index: int, value: float | bool) -> None:
+        self._data[index] = value
+
+    def __getitem__(self, index: int) -> Any:
+        return self._data[index]
+
+    def view(self) -> npt.NDArray[Any]:
+        """The live part of the array (a view: do not keep it across appends)."""
+        return self._data[: self._size]
 
 
 class BM25:
@@ -29,8 +57,8 @@ class BM25:
         self.b = b
         self._postings: dict[str, tuple[list[int], list[int]]] = {}
         self._packed: dict[str, tuple[npt.NDArray[np.int64], FloatArray]] = {}
-        self._lengths: list[int] = []
-        self._alive: list[bool] = []
+        self._lengths = Column(np.float64)
+        self._alive = Column(np.bool_)
         self._live_count = 0
         self._live_length = 0
 
@@ -42,8 +70,9 @@ class BM25:
         return self._live_count
 
     def alive(self) -> npt.NDArray[np.bool_]:
-        """True for every document not removed."""
-        return np.asarray(self._alive, dtype=bool)
+        """True for every document not removed (a view)."""
+        alive: npt.NDArray[np.bool_] = self._alive.view()
+        return alive
 
     def add(self, terms: Sequence[str]) -> int:
         """Index a document; return its number."""
@@ -64,7 +93,7 @@ class BM25:
         if self._alive[doc]:
             self._alive[doc] = False
             self._live_count -= 1
-            self._live_length -= self._lengths[doc]
+            self._live_length -= int(self._lengths[doc])
 
     def _pack(self, term: str) -> tuple[npt.NDArray[np.int64], FloatArray] | None:
         packed = self._packed.get(term)
@@ -86,9 +115,9 @@ class BM25:
         scores = np.zeros(n)
         if not self._live_count or not terms:
             return scores
-        alive = np.asarray(self._alive, dtype=np.float64)
+        alive = self._alive.view().astype(np.float64)
         has_prev, has_next = prev >= 0, nxt >= 0
-        lengths = np.asarray(self._lengths, dtype=np.float64) * alive
+        lengths = self._lengths.view() * alive
         context_lengths = (
             lengths + np.where(has_prev, lengths[prev], 0) + np.where(has_next, lengths[nxt], 0)
         )
@@ -118,8 +147,8 @@ class BM25:
         scores = np.zeros(n)
         if not self._live_count or not terms:
             return scores
-        alive = np.asarray(self._alive, dtype=bool)
-        lengths = np.asarray(self._lengths, dtype=np.float64)
+        alive = self._alive.view()
+        lengths = self._lengths.view()
         average = self._live_length / self._live_count or 1.0
         norm = self.k1 * (1.0 - self.b + self.b * lengths / average)
         for term in dict.fromkeys(terms):

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from pagemem.errors import InvalidInputError
 from pagemem.models import Record, Scope
 from pagemem.retrieval.analysis import Analyzer
-from pagemem.retrieval.bm25 import BM25, FloatArray
+from pagemem.retrieval.bm25 import BM25, Column, FloatArray
 from pagemem.retrieval.embed import Embedder, Vectors
 from pagemem.retrieval.lexical import words
 from pagemem.retrieval.vectors import VectorSet
@@ -85,11 +85,14 @@ class _ScopeIndex:
             ann_threshold=int(config.ann_threshold),
             ann_candidates=int(config.ann_candidates),
         )
+        self.origin_weights = config.origin_weights
         self.ids: list[str] = []
         self.position: dict[str, int] = {}
-        self.times: list[float] = []
+        self.times = Column(np.float64)
+        self.weights = Column(np.float64)  # trust of each note's origin
         self.speakers: list[str] = []
-        self.origins: list[str] = []
+        self.speaker_codes = Column(np.int64)  # index into speaker_names, -1: none
+        self.speaker_names: dict[str, int] = {}
         self.revision = -1
 
     def add(self, record: Record, analyzer: Analyzer, vector: Vectors | None) -> None:
@@ -98,9 +101,12 @@ class _ScopeIndex:
         self.ids.append(record.id)
         self.position[record.id] = doc
         self.times.append(record.created_at.timestamp())
+        self.weights.append(self.origin_weights.get(record.origin, 1.0))
         speaker = record.metadata.get("speaker")
-        self.speakers.append(speaker.lower() if isinstance(speaker, str) else "")
-        self.origins.append(record.origin)
+        name = speaker.lower() if isinstance(speaker, str) else ""
+        self.speakers.append(name)
+        code = self.speaker_names.setdefault(name, len(self.speaker_names)) if name else -1
+        self.speaker_codes.append(code)
 
     def remove(self, record_id: str) -> None:
         doc = self.position.pop(record_id, None)
@@ -249,18 +255,21 @@ class Ranker:
                 candidates = candidates | ((scores > 0) & alive)
             speaker = self._named_speaker(index, query)
             if speaker:
-                scores = scores * np.where(
-                    np.asarray(index.speakers) == speaker, 1.0 + self.config.speaker_boost, 1.0
-                )
-            weights = self.config.origin_weights
-            scores = scores * np.asarray([weights.get(o, 1.0) for o in index.origins])
-            scores = scores * self._recency(index, now)
+                named = index.speaker_codes.view() == index.speaker_names[speaker]
+                scores = scores * np.where(named, 1.0 + self.config.speaker_boost, 1.0)
+            scores = scores * index.weights.view() * self._recency(index, now)
             ids = list(index.ids)
             vectors = index.vectors if len(index.vectors) else None
         if where != RecordFilter():
             allowed = self.store.filter_record_ids(scope, where)
             candidates = candidates & np.asarray([record_id in allowed for record_id in ids])
-        order = np.argsort(-np.where(candidates, scores, -np.inf), kind="stable")
+        ranked = np.where(candidates, scores, -np.inf)
+        depth = min(len(ranked), 4 * k + 50)  # room for near-copies the top k skips
+        if depth < len(ranked):
+            head = np.argpartition(-ranked, depth - 1)[:depth]
+            order = head[np.argsort(-ranked[head], kind="stable")]
+        else:
+            order = np.argsort(-ranked, kind="stable")
         top = self._distinct(order, candidates, vectors, k)
         records = {r.id: r for r in self.store.get_records(scope, [ids[i] for i in top])}
         results = []
@@ -276,10 +285,11 @@ class Ranker:
 
     def _recency(self, index: _ScopeIndex, now: datetime | None) -> FloatArray | float:
         half_life = self.config.recency_half_life_days * 86400.0
-        if half_life <= 0 or not index.times:
+        if half_life <= 0 or not len(index.times):
             return 1.0
-        reference = now.timestamp() if now is not None else max(index.times)
-        ages = np.maximum(reference - np.asarray(index.times), 0.0)
+        times = index.times.view()
+        reference = now.timestamp() if now is not None else float(times.max())
+        ages = np.maximum(reference - times, 0.0)
         decay = np.power(0.5, ages / half_life)
         weight = self.config.recency_weight
         blended: FloatArray = (1.0 - weight) + weight * decay
@@ -316,7 +326,7 @@ class Ranker:
         nxt = np.full(n, -1, dtype=np.int64)
         live = np.flatnonzero(index.bm25.alive())
         if len(live) >= 2:
-            times = np.asarray(index.times)[live]
+            times = index.times.view()[live]
             near = np.abs(np.diff(times)) <= self.config.neighbour_gap_seconds
             prev[live[1:]] = np.where(near, live[:-1], -1)
             nxt[live[:-1]] = np.where(near, live[1:], -1)
@@ -333,8 +343,7 @@ class Ranker:
         return out
 
     def _named_speaker(self, index: _ScopeIndex, query: str) -> str:
-        speakers = {s for s in index.speakers if s}
-        named = speakers.intersection(words(query))
+        named = set(index.speaker_names).intersection(words(query))
         return next(iter(named)) if len(named) == 1 else ""
 
 

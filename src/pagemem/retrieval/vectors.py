@@ -38,6 +38,7 @@ class VectorSet:
         self._sum = np.zeros(dim, dtype=np.float64)
         self._count = 0
         self._ann: Any = None
+        self._norms: tuple[int, FloatArray] | None = None  # (size, |row - mean|) for the mean
 
     def __len__(self) -> int:
         return self._count
@@ -61,6 +62,7 @@ class VectorSet:
         self._live[doc] = True
         self._sum += vector
         self._count += 1
+        self._norms = None
         if self._ann is not None:
             self._ann.add(doc, vector)
         elif self._count >= self.ann_threshold:
@@ -75,6 +77,7 @@ class VectorSet:
             self._live[doc] = False
             self._sum -= self._rows[doc]
             self._count -= 1
+            self._norms = None
             if self._ann is not None:
                 self._ann.remove(doc)
 
@@ -96,16 +99,24 @@ class VectorSet:
         if self._ann is not None:
             found = self._ann.search(query, min(self.ann_candidates, self._count))
             rows = np.asarray(found.keys, dtype=np.int64)
-        else:
-            rows = np.flatnonzero(self._live[:n])
-        matrix = self._rows[rows]
+        else:  # every row, in place: no copy of the matrix
+            rows = np.arange(n)
+        matrix = self._rows[:n] if self._ann is None else self._rows[rows]
         if centre:
             mean = (self._sum / self._count).astype(np.float32)
             shifted = query - mean
             norm_q = float(np.linalg.norm(shifted)) or 1.0
-            row_norms = np.sqrt(np.maximum(1.0 - 2.0 * (matrix @ mean) + float(mean @ mean), 1e-12))
-            out[rows] = (matrix @ shifted) / (row_norms * norm_q)
+            out[rows] = (matrix @ shifted) / (self._row_norms(mean)[rows] * norm_q)
         else:
             out[rows] = matrix @ query
-        scored[rows] = True
+        scored[rows] = self._live[rows]
+        out[~scored] = 0.0
         return out, scored
+
+    def _row_norms(self, mean: Vectors) -> FloatArray:
+        """|row - mean| for every row, kept until the next add or remove moves the mean."""
+        if self._norms is None or self._norms[0] != self._size:
+            rows = self._rows[: self._size]
+            squared = 1.0 - 2.0 * (rows @ mean) + float(mean @ mean)
+            self._norms = (self._size, np.sqrt(np.maximum(squared, 1e-12)).astype(np.float64))
+        return self._norms[1]
