@@ -290,7 +290,7 @@ def test_insert_many_is_all_or_nothing(me: ScopedMemory) -> None:
     assert [h.record.id for h in me.archive.search("dog")] == ["a2"]
     with pytest.raises(InvalidInputError, match="item 1: text is empty"):
         me.archive.insert_many(["fine", ""])
-    with pytest.raises(InvalidInputError, match="item 0: .*unexpected keyword"):
+    with pytest.raises(InvalidInputError, match=r"item 0: .*unexpected keyword"):
         me.archive.insert_many([{"text": "x", "colour": "red"}])
     assert me.archive.count() == 2
     assert me.archive.insert_many([]) == []
