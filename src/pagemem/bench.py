@@ -97,7 +97,15 @@ def _users(layout: str) -> list[str]:
     return ["u0"] if layout == "one" else [f"u{i}" for i in range(SPREAD_SCOPES)]
 
 
-def _measure(engine: str, layout: str, notes: int, queries: int, folder: str) -> dict[str, Any]:
+def _measure(
+    engine: str,
+    layout: str,
+    notes: int,
+    queries: int,
+    folder: str,
+    single: int = 200,
+    batch: int = 2000,
+) -> dict[str, Any]:
     path = Path(folder) / f"{engine}-{layout}-{notes}.db"
     text = _Text(seed=notes)
     users = _users(layout)
@@ -131,15 +139,14 @@ def _measure(engine: str, layout: str, notes: int, queries: int, folder: str) ->
             me.archive.search(question, k=10)
             latencies.append((time.perf_counter() - tick) * 1000)
 
-        single = 200
         tick = time.perf_counter()
         for _ in range(single):
             target.archive.insert(text.sentence(), actor="bench")
         insert_single = single / (time.perf_counter() - tick)
-        batch = 2000
         tick = time.perf_counter()
-        for _ in range(batch // 500):
-            target.archive.insert_many([text.sentence() for _ in range(500)], actor="bench")
+        for start in range(0, batch, 500):
+            count = min(500, batch - start)
+            target.archive.insert_many([text.sentence() for _ in range(count)], actor="bench")
         insert_batch = batch / (time.perf_counter() - tick)
 
     latencies.sort()
@@ -160,7 +167,7 @@ def _measure(engine: str, layout: str, notes: int, queries: int, folder: str) ->
     return asdict(result)
 
 
-def _child(args: tuple[str, str, int, int, str]) -> dict[str, Any]:
+def _child(args: tuple[str, str, int, int, str, int, int]) -> dict[str, Any]:
     return _measure(*args)
 
 
@@ -171,6 +178,8 @@ def run_bench(
     engines: Sequence[str] = ENGINES,
     queries: int = 200,
     folder: str | None = None,
+    single_inserts: int = 200,
+    batch_inserts: int = 2000,
     report: Callable[[BenchResult], None] | None = None,
 ) -> list[BenchResult]:
     """Run every configuration, each in a fresh process; return the results in order."""
@@ -181,7 +190,16 @@ def run_bench(
             for layout in layouts:
                 for engine in engines:
                     with context.Pool(1) as pool:
-                        row = pool.apply(_child, ((engine, layout, notes, queries, scratch),))
+                        args = (
+                            engine,
+                            layout,
+                            notes,
+                            queries,
+                            scratch,
+                            single_inserts,
+                            batch_inserts,
+                        )
+                        row = pool.apply(_child, (args,))
                     result = BenchResult(**row)
                     results.append(result)
                     if report:

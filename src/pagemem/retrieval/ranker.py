@@ -8,7 +8,7 @@ another process wrote, and it rebuilds. Ranking reads only the scope's own notes
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 
@@ -22,7 +22,7 @@ from pagemem.retrieval.bm25 import BM25, Column, FloatArray
 from pagemem.retrieval.embed import Embedder, Vectors
 from pagemem.retrieval.lexical import words
 from pagemem.retrieval.vectors import VectorSet
-from pagemem.store.base import RecordFilter, Store
+from pagemem.store.base import IndexRow, RecordFilter, Store
 
 __all__ = ["RankedRecord", "Ranker", "RetrievalConfig"]
 
@@ -46,7 +46,7 @@ class RetrievalConfig:
     recency_half_life_days: float = 0.0  # 0: off; else newer notes weigh more, halving per period
     recency_weight: float = 0.2  # how much of the score recency may take away
     duplicate_cosine: float = 0.97  # a hit this close to a better one is dropped (1: keep all)
-    ann_threshold: float = 50_000  # live notes in a scope above which vectors are searched by HNSW
+    ann_threshold: float = 200_000  # live notes in a scope from which HNSW picks candidates
     ann_candidates: float = 1000  # how many HNSW neighbours are scored exactly
     origin_weights: dict[str, float] = field(
         default_factory=lambda: {"user": 1.0, "agent": 1.0, "system": 1.0, "tool": 0.8, "web": 0.7}
@@ -95,15 +95,14 @@ class _ScopeIndex:
         self.speaker_names: dict[str, int] = {}
         self.revision = -1
 
-    def add(self, record: Record, analyzer: Analyzer, vector: Vectors | None) -> None:
-        doc = self.bm25.add(analyzer.terms(record.text))
+    def add(self, row: IndexRow, analyzer: Analyzer, vector: Vectors | None) -> None:
+        doc = self.bm25.add(analyzer.terms(row.text))
         self.vectors.add(doc, vector)
-        self.ids.append(record.id)
-        self.position[record.id] = doc
-        self.times.append(record.created_at.timestamp())
-        self.weights.append(self.origin_weights.get(record.origin, 1.0))
-        speaker = record.metadata.get("speaker")
-        name = speaker.lower() if isinstance(speaker, str) else ""
+        self.ids.append(row.id)
+        self.position[row.id] = doc
+        self.times.append(row.created_at)
+        self.weights.append(self.origin_weights.get(row.origin, 1.0))
+        name = row.speaker.lower() if row.speaker else ""
         self.speakers.append(name)
         code = self.speaker_names.setdefault(name, len(self.speaker_names)) if name else -1
         self.speaker_codes.append(code)
@@ -144,25 +143,25 @@ class Ranker:
         if index is None or index.revision != revision:
             index = _ScopeIndex(self.config, self.embedder.dim if self.embedder else 1)
             stored = self.store.get_vectors(scope, self.embedder.model_id) if self.embedder else {}
-            offset, everything = 0, RecordFilter()
-            while page := self.store.list_records(scope, everything, limit=_PAGE, offset=offset):
+            after = 0
+            while page := self.store.index_rows(scope, after=after, limit=_PAGE):
                 vectors = self._vectors_for(scope, page, stored)
-                for record in page:
-                    index.add(record, self.analyzer, vectors.get(record.id))
-                offset += len(page)
+                for row in page:
+                    index.add(row, self.analyzer, vectors.get(row.id))
+                after = page[-1].pk
             index.revision = revision
             self._indexes[scope] = index
         return index
 
     def _vectors_for(
-        self, scope: Scope, records: list[Record], stored: dict[str, bytes]
+        self, scope: Scope, records: Sequence[Record | IndexRow], stored: dict[str, bytes]
     ) -> dict[str, Vectors]:
         """Vectors of these records: stored ones, an identical note's, or newly embedded."""
         if self.embedder is None:
             return {}
         embedder = self.embedder
         found: dict[str, Vectors] = {}
-        missing: list[Record] = []
+        missing: list[Record | IndexRow] = []
         unstored = [record.text for record in records if record.id not in stored]
         same_text = self.store.find_vectors(scope, embedder.model_id, unstored) if unstored else {}
         for record in records:
@@ -193,7 +192,7 @@ class Ranker:
             expected = index.revision + len(records) if index is not None else None
             if index is not None and expected == self.store.record_revision(scope):
                 for record in records:
-                    index.add(record, self.analyzer, vectors.get(record.id))
+                    index.add(_row(record), self.analyzer, vectors.get(record.id))
                 index.revision += len(records)
             else:
                 self._indexes.pop(scope, None)  # another writer got in between: rebuild
@@ -379,3 +378,15 @@ def _normalise(matrix: Vectors) -> Vectors:
     norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
     normalised: Vectors = (matrix / np.maximum(norms, 1e-12)).astype(np.float32)
     return normalised
+
+
+def _row(record: Record) -> IndexRow:
+    speaker = record.metadata.get("speaker")
+    return IndexRow(
+        pk=0,
+        id=record.id,
+        text=record.text,
+        created_at=record.created_at.timestamp(),
+        origin=record.origin,
+        speaker=speaker if isinstance(speaker, str) else None,
+    )

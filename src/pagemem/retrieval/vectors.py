@@ -8,8 +8,10 @@ without rewriting rows:
     cos_c(m, q) = (m.q' - mu.q') / (|m - mu| |q'|),  q' = q - mu,
     |m - mu|^2 = 1 - 2 m.mu + |mu|^2                 (rows are unit length)
 
-Above `ann_threshold` live rows, a usearch HNSW index over the raw vectors picks
-the candidates and only those are scored exactly.
+Above `ann_threshold` live rows, a usearch HNSW index (int8) over the raw vectors
+picks the candidates and only those are scored exactly. It is built at the first
+search that needs it, catches up on new rows in one batch per search, and never
+removes: deleted rows are filtered by the live mask.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class VectorSet:
         self._sum = np.zeros(dim, dtype=np.float64)
         self._count = 0
         self._ann: Any = None
+        self._ann_size = 0  # rows [0, _ann_size) are in the HNSW index
         self._norms: tuple[int, FloatArray] | None = None  # (size, |row - mean|) for the mean
 
     def __len__(self) -> int:
@@ -45,7 +48,7 @@ class VectorSet:
 
     @property
     def approximate(self) -> bool:
-        return self._ann is not None
+        return self._count >= self.ann_threshold or self._ann is not None
 
     def add(self, doc: int, vector: Vectors | None) -> None:
         """Store the vector of document `doc` (documents without one never match)."""
@@ -63,10 +66,6 @@ class VectorSet:
         self._sum += vector
         self._count += 1
         self._norms = None
-        if self._ann is not None:
-            self._ann.add(doc, vector)
-        elif self._count >= self.ann_threshold:
-            self._build_ann()
 
     def rows(self, docs: list[int]) -> Vectors:
         picked: Vectors = self._rows[docs]
@@ -78,16 +77,22 @@ class VectorSet:
             self._sum -= self._rows[doc]
             self._count -= 1
             self._norms = None
-            if self._ann is not None:
-                self._ann.remove(doc)
 
-    def _build_ann(self) -> None:
-        from usearch.index import Index
+    def _ann_index(self) -> Any:
+        """The HNSW index over every row so far, or None below the threshold."""
+        if self._ann is None and self._count < self.ann_threshold:
+            return None
+        if self._ann is None:
+            from usearch.index import Index
 
-        index = Index(ndim=self.dim, metric="cos", dtype="f32")
-        live = np.flatnonzero(self._live[: self._size])
-        index.add(live.astype(np.uint64), self._rows[live])
-        self._ann = index
+            self._ann = Index(ndim=self.dim, metric="cos", dtype="i8", expansion_search=256)
+        if self._ann_size < self._size:
+            fresh = np.arange(self._ann_size, self._size)
+            fresh = fresh[self._live[fresh]]
+            if len(fresh):
+                self._ann.add(fresh.astype(np.uint64), self._rows[fresh])
+            self._ann_size = self._size
+        return self._ann
 
     def scores(self, query: Vectors, *, centre: bool) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
         """Cosine of each row to `query` and the mask of rows that were scored."""
@@ -96,12 +101,13 @@ class VectorSet:
         scored = np.zeros(n, dtype=bool)
         if not self._count:
             return out, scored
-        if self._ann is not None:
-            found = self._ann.search(query, min(self.ann_candidates, self._count))
+        ann = self._ann_index()
+        if ann is not None:
+            found = ann.search(query, min(self.ann_candidates, len(ann)))
             rows = np.asarray(found.keys, dtype=np.int64)
         else:  # every row, in place: no copy of the matrix
             rows = np.arange(n)
-        matrix = self._rows[:n] if self._ann is None else self._rows[rows]
+        matrix = self._rows[:n] if ann is None else self._rows[rows]
         if centre:
             mean = (self._sum / self._count).astype(np.float32)
             shifted = query - mean

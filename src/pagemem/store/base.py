@@ -14,7 +14,19 @@ from typing import Any, Protocol
 
 from pagemem.models import Block, HistoryEntry, Kind, Message, Origin, Record, Role, Scope
 
-__all__ = ["MessageFilter", "NewRecord", "RecordFilter", "Store"]
+__all__ = ["IndexRow", "MessageFilter", "NewRecord", "RecordFilter", "Store"]
+
+
+@dataclass(frozen=True, slots=True)
+class IndexRow:
+    """What a search index needs of a record, read without building a full Record."""
+
+    pk: int  # the store's row order, for paging through a scope
+    id: str
+    text: str
+    created_at: float  # POSIX seconds
+    origin: str
+    speaker: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,11 +82,12 @@ class Store(Protocol):
         self, scope: Scope, where: RecordFilter, *, limit: int, offset: int
     ) -> list[Record]: ...
     def count_records(self, scope: Scope, where: RecordFilter) -> int: ...
-    def search_records(
-        self, scope: Scope, terms: Sequence[str], where: RecordFilter, *, limit: int
-    ) -> list[tuple[Record, float]]: ...
     def delete_record(self, scope: Scope, record_id: str, *, actor: str, at: datetime) -> bool: ...
     def get_records(self, scope: Scope, record_ids: Sequence[str]) -> list[Record]: ...
+    def index_rows(self, scope: Scope, *, after: int, limit: int) -> list[IndexRow]:
+        """Records of the scope with pk > after, in pk order, as IndexRows."""
+        ...
+
     def filter_record_ids(self, scope: Scope, where: RecordFilter) -> set[str]: ...
     def get_vectors(self, scope: Scope, model_id: str) -> dict[str, bytes]:
         """Stored vectors of the scope's records for one model, by record id."""

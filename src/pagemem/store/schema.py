@@ -128,4 +128,11 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (record_pk, model_id)
     ) WITHOUT ROWID;
     """,
+    # 4: ranking moved to per-scope in-memory indexes; the records' FTS index is unused
+    """
+    DROP TRIGGER records_fts_insert;
+    DROP TRIGGER records_fts_delete;
+    DROP TRIGGER records_fts_update;
+    DROP TABLE records_fts;
+    """,
 ]

@@ -1,4 +1,4 @@
-"""The embedded default store: one SQLite file, WAL, FTS5 for BM25.
+"""The embedded default store: one SQLite file, WAL, FTS5 over recall messages.
 
 One connection serves the process, guarded by a lock; every write runs in
 BEGIN IMMEDIATE ... COMMIT so a crash leaves either the whole write or none.
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from pagemem.models import Block, HistoryEntry, Kind, Message, Origin, Record, Role, Scope
-from pagemem.store.base import MessageFilter, NewRecord, RecordFilter
+from pagemem.store.base import IndexRow, MessageFilter, NewRecord, RecordFilter
 from pagemem.store.schema import MIGRATIONS
 
 __all__ = ["SQLiteStore"]
@@ -275,6 +275,20 @@ class SQLiteStore:
             found.extend(_record(row) for row in rows)
         return found
 
+    def index_rows(self, scope: Scope, *, after: int, limit: int) -> list[IndexRow]:
+        rows = self._read(
+            "SELECT r.pk, r.id, r.text, (julianday(r.created_at) - 2440587.5) * 86400.0, "
+            "r.origin, json_extract(r.metadata, '$.speaker') FROM records r "
+            f"WHERE {_scoped('r')} AND r.pk > ? ORDER BY r.pk LIMIT ?",
+            (*_key(scope), after, limit),
+        )
+        return [
+            IndexRow(
+                row[0], row[1], row[2], row[3], row[4], row[5] if isinstance(row[5], str) else None
+            )
+            for row in rows
+        ]
+
     def filter_record_ids(self, scope: Scope, where: RecordFilter) -> set[str]:
         clause, params = _record_where(scope, where)
         return {row[0] for row in self._read(f"SELECT r.id FROM records r WHERE {clause}", params)}
@@ -330,22 +344,6 @@ class SQLiteStore:
     def count_records(self, scope: Scope, where: RecordFilter) -> int:
         clause, params = _record_where(scope, where)
         return int(self._read(f"SELECT count(*) FROM records r WHERE {clause}", params)[0][0])
-
-    def search_records(
-        self, scope: Scope, terms: Sequence[str], where: RecordFilter, *, limit: int
-    ) -> list[tuple[Record, float]]:
-        expression = match_expression(terms)
-        if not expression:
-            return []
-        clause, params = _record_where(scope, where)
-        rows = self._read(
-            f"SELECT {_RECORD_COLUMNS}, -bm25(records_fts) AS score "
-            "FROM records_fts JOIN records r ON r.pk = records_fts.rowid "
-            f"WHERE records_fts MATCH ? AND {clause} "
-            "ORDER BY bm25(records_fts), r.pk LIMIT ?",
-            (expression, *params, limit),
-        )
-        return [(_record(row), float(row["score"])) for row in rows]
 
     def delete_record(self, scope: Scope, record_id: str, *, actor: str, at: datetime) -> bool:
         with self._write() as conn:

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from pagemem.bench import BenchResult, run_bench, table
+from pagemem.cli import cli
+
+
+def test_a_small_bench_measures_every_figure() -> None:
+    results = run_bench(
+        [1000], layouts=["one", "spread"], queries=10, single_inserts=5, batch_inserts=20
+    )
+    assert [(r.engine, r.layout) for r in results] == [
+        ("hybrid", "one"),
+        ("bm25", "one"),
+        ("hybrid", "spread"),
+        ("bm25", "spread"),
+    ]
+    for result in results:
+        assert isinstance(result, BenchResult)
+        assert result.notes == 1000
+        assert result.scopes == (1 if result.layout == "one" else 1000)
+        assert result.insert_single_per_s > 0
+        assert result.insert_batch_per_s > 0
+        assert 0 < result.search_p50_ms <= result.search_p95_ms
+        assert result.peak_rss_mb > 10
+    assert "p95 ms" in table(results).splitlines()[0]
+
+
+def test_bench_rejects_bad_sizes() -> None:
+    result = CliRunner().invoke(cli, ["bench", "--sizes", "ten"])
+    assert result.exit_code == 2
+    assert "not a list of numbers" in result.output
+    result = CliRunner().invoke(cli, ["bench", "--sizes", "10"])
+    assert result.exit_code == 2
+    assert "at least 1000" in result.output
