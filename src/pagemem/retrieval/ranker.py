@@ -41,6 +41,7 @@ class RetrievalConfig:
     lexical_weight: float = 0.5  # share of BM25 in the fused score; the rest is dense
     centre: float = 1.0  # 1: subtract the scope's mean vector before cosine; 0: plain cosine
     zscore: float = 0.0  # 1: standardise each signal before fusing; 0: min-max scale
+    rrf: float = 0.0  # > 0: reciprocal-rank fusion with this k (e.g. 60) instead of scores
     neighbour_lexical: float = 0.0  # 1: share neighbours' BM25 before fusion; 0: after
     context_weight: float = 1.0  # weight of BM25 over (previous, note, next) read as one passage
     recency_half_life_days: float = 0.0  # 0: off; else newer notes weigh more, halving per period
@@ -245,9 +246,14 @@ class Ranker:
                 query_vector = self.embedder.embed([query], role="query")[0]
                 raw, scored = index.vectors.scores(query_vector, centre=self.config.centre > 0)
                 scored &= alive
-                dense = scale(raw, scored)
                 weight = self.config.lexical_weight
-                scores = (weight * scores + (1.0 - weight) * dense) * alive
+                if self.config.rrf > 0:  # reciprocal-rank fusion, for comparison
+                    lexical_part = _reciprocal_rank(scores, candidates, self.config.rrf)
+                    dense_part = _reciprocal_rank(raw, scored, self.config.rrf)
+                    scores = weight * lexical_part + (1.0 - weight) * dense_part
+                else:
+                    dense = scale(raw, scored)
+                    scores = (weight * scores + (1.0 - weight) * dense) * alive
                 candidates = candidates | scored
             if not early:
                 scores = self._with_neighbours(index, scores)
@@ -344,6 +350,15 @@ class Ranker:
     def _named_speaker(self, index: _ScopeIndex, query: str) -> str:
         named = set(index.speaker_names).intersection(words(query))
         return next(iter(named)) if len(named) == 1 else ""
+
+
+def _reciprocal_rank(values: FloatArray, mask: npt.NDArray[np.bool_], k: float) -> FloatArray:
+    """1 / (k + rank) for every masked entry (rank 1 = best), 0 elsewhere."""
+    out = np.zeros_like(values)
+    rows = np.flatnonzero(mask)
+    order = rows[np.argsort(-values[rows], kind="stable")]
+    out[order] = 1.0 / (k + np.arange(1, len(order) + 1))
+    return out
 
 
 def _by_max(values: FloatArray) -> FloatArray:
