@@ -299,10 +299,18 @@ class Archive:
         where = self._filter(
             tags=tags, kinds=kinds, origins=origins, source=source, start=start, end=end
         )
+        scope = self._owner.scope
+        allowed = None if where == RecordFilter() else self._store.filter_record_ids(scope, where)
         ranked = self._owner.memory.ranker.search(
-            self._owner.scope, query, _positive(k, "k", MAX_K), where, now=self._owner.memory.now()
+            scope, query, _positive(k, "k", MAX_K), allowed=allowed, now=self._owner.memory.now()
         )
-        return [Hit(r.record, r.score, r.record.flags, r.explain) for r in ranked]
+        records = {r.id: r for r in self._store.get_records(scope, [r.id for r in ranked])}
+        # A record deleted by another process since the index was read is skipped.
+        return [
+            Hit(records[r.id], r.score, records[r.id].flags, r.explain)
+            for r in ranked
+            if r.id in records
+        ]
 
     def delete(self, record_id: str, *, actor: str = "user") -> None:
         """Remove a note from the table and the text index; history keeps a tombstone."""
@@ -380,8 +388,13 @@ class Recall:
     def in_context(self) -> list[Message]:
         return self._store.context_messages(self._owner.scope)
 
-    def evict(self, message_ids: Sequence[str]) -> None:
-        self._store.evict_messages(self._owner.scope, message_ids, at=self._owner.memory.now())
+    def evict(self, message_ids: Sequence[str]) -> list[Message]:
+        """Move messages from the context to recall; return the ones that moved."""
+        scope = self._owner.scope
+        moved = self._store.evict_messages(scope, message_ids, at=self._owner.memory.now())
+        if moved:
+            self._owner.memory.ranker.evicted(scope, moved)
+        return moved
 
     def count(self) -> int:
         """How many messages have been paged out to recall."""
@@ -395,17 +408,31 @@ class Recall:
         start: datetime | None = None,
         end: datetime | None = None,
         limit: int = 10,
+        order: Literal["newest", "relevance"] = "newest",
     ) -> list[Message]:
-        """Evicted messages that mention the query's words, newest first."""
+        """Evicted messages about the query.
+
+        `order="newest"`: messages that contain a query word, newest first.
+        `order="relevance"`: the archive's hybrid ranking over recall, best first.
+        """
         query = self._owner._text(query, "query", allow_empty=True)
         where = MessageFilter(
             roles=_choices(roles, ROLES, "role"),
             start=_aware(start, "start"),
             end=_aware(end, "end"),
         )
-        return self._store.search_messages(
-            self._owner.scope, query_terms(query), where, limit=_positive(limit, "limit", MAX_K)
+        limit = _positive(limit, "limit", MAX_K)
+        scope = self._owner.scope
+        if order == "newest":
+            return self._store.search_messages(scope, query_terms(query), where, limit=limit)
+        if order != "relevance":
+            raise InvalidInputError(f"order must be 'newest' or 'relevance', got {order!r}")
+        allowed = None if where == MessageFilter() else self._store.filter_message_ids(scope, where)
+        ranked = self._owner.memory.ranker.search(
+            scope, query, limit, collection="recall", allowed=allowed, now=self._owner.memory.now()
         )
+        found = {m.id: m for m in self._store.get_messages(scope, [r.id for r in ranked])}
+        return [found[r.id] for r in ranked if r.id in found]
 
     def summary(self) -> str:
         """The running summary of evicted messages."""

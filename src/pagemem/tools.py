@@ -174,10 +174,12 @@ def _conversation_search(me: ScopedMemory, args: dict[str, Any], ctx: CallContex
         start=_date(args.get("start"), "start"),
         end=_date(args.get("end"), "end"),
         limit=args.get("limit", 10),
+        order=args.get("order", "newest"),
     )
     if not found:
         return f"no earlier messages match {args['query']!r}"
-    header = f"{len(found)} earlier messages, newest first:"
+    ranking = "best match first" if args.get("order") == "relevance" else "newest first"
+    header = f"{len(found)} earlier messages, {ranking}:"
     return "\n".join([header, *(_format_message(m) for m in found)])
 
 
@@ -234,6 +236,13 @@ MEMORY_TOOLS: tuple[Tool, ...] = (
             _START,
             _END,
             Param("limit", "integer", "How many messages (1-50, default 10).", required=False),
+            Param(
+                "order",
+                "string",
+                "'newest' (default): messages containing the words, newest first; "
+                "'relevance': best match first, including paraphrases.",
+                required=False,
+            ),
         ),
         _conversation_search,
     ),

@@ -243,3 +243,56 @@ def test_reindex_embeds_only_what_is_missing(tmp_path: Path) -> None:
     again = CliRunner().invoke(cli, ["reindex", "--db", str(path)])
     assert "acme/priya: 0 notes embedded" in again.output
     assert "globex/ann: 1 notes embedded" in again.output
+
+
+def test_recall_can_be_ranked_by_relevance(tmp_path: Path) -> None:
+    from pagemem import Context, InvalidInputError
+
+    with Memory(tmp_path / "m.db") as mem:
+        me = mem.scope("acme", "priya")
+        ctx = Context(me, max_tokens=24, system="You help.", summary_tokens=0)
+        for text in (
+            "My golden retriever Biscuit loves the beach",
+            "The quarterly tax filing is due in April",
+            "I prefer sitting by the aisle on long flights",
+            "What should we cook tonight?",
+            "Let's try the new ramen place downtown",
+            "ok",
+            "sure",
+            "fine",
+        ):
+            ctx.append("user", text)
+        assert me.recall.count() >= 5
+        assert all("aisle" not in m.content for m in ctx.messages)
+        best = me.recall.search("which seat does she like on planes", order="relevance", limit=3)
+        assert best[0].content == "I prefer sitting by the aisle on long flights"
+        assert me.recall.search("which seat does she like on planes") == []  # no shared word
+        dog = me.recall.search("dog", order="relevance", roles=["assistant"])
+        assert dog == []  # the role filter applies
+        other = mem.scope("acme", "sam")
+        assert other.recall.search("aisle flights", order="relevance") == []
+        with pytest.raises(InvalidInputError, match="order must be"):
+            me.recall.search("x", order="random")  # type: ignore[arg-type]
+    with Memory(tmp_path / "m.db") as again:  # a new process reads the same ranking
+        me = again.scope("acme", "priya")
+        best = me.recall.search("which seat does she like on planes", order="relevance", limit=1)
+        assert best[0].content.startswith("I prefer sitting by the aisle")
+
+
+def test_conversation_search_tool_takes_an_order(tmp_path: Path) -> None:
+    from pagemem import Context, dispatch
+
+    with Memory(":memory:") as mem:
+        me = mem.scope("acme", "priya")
+        ctx = Context(me, max_tokens=20, system="You help.", summary_tokens=0)
+        for text in ("I prefer sitting by the aisle on long flights", "hello", "more", "text"):
+            ctx.append("user", text)
+        result = dispatch(
+            me, "conversation_search", {"query": "seat on planes", "order": "relevance"}
+        )
+        assert result.ok
+        assert result.text.splitlines()[0].endswith("best match first:")
+        assert "aisle" in result.text.splitlines()[1]
+        bad = dispatch(me, "conversation_search", {"query": "x", "order": "sideways"})
+        assert not bad.ok
+        assert "order must be 'newest' or 'relevance'" in bad.text

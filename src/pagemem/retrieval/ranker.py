@@ -16,15 +16,15 @@ import numpy as np
 import numpy.typing as npt
 
 from pagemem.errors import InvalidInputError
-from pagemem.models import Record, Scope
+from pagemem.models import Message, Record, Scope
 from pagemem.retrieval.analysis import Analyzer
 from pagemem.retrieval.bm25 import BM25, Column, FloatArray
 from pagemem.retrieval.embed import Embedder, Vectors
 from pagemem.retrieval.lexical import words
 from pagemem.retrieval.vectors import VectorSet
-from pagemem.store.base import IndexRow, RecordFilter, Store
+from pagemem.store.base import Collection, IndexRow, Store
 
-__all__ = ["RankedRecord", "Ranker", "RetrievalConfig"]
+__all__ = ["Ranked", "Ranker", "RetrievalConfig"]
 
 _PAGE = 10_000
 
@@ -70,8 +70,10 @@ class RetrievalConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class RankedRecord:
-    record: Record
+class Ranked:
+    """One ranked item of a collection: its id, fused score and why."""
+
+    id: str
     score: float
     explain: str
 
@@ -116,7 +118,7 @@ class _ScopeIndex:
 
 
 class Ranker:
-    """Ranks a scope's archival notes for a free-text query."""
+    """Ranks a scope's archival notes, or its evicted messages, for a free-text query."""
 
     def __init__(
         self,
@@ -128,7 +130,7 @@ class Ranker:
         self.config = config or RetrievalConfig()
         self.embedder = embedder
         self.analyzer = Analyzer()
-        self._indexes: dict[Scope, _ScopeIndex] = {}
+        self._indexes: dict[tuple[Scope, Collection], _ScopeIndex] = {}
         self._lock = threading.RLock()
         self.embedded = 0  # notes this ranker has embedded (stored vectors are reused)
 
@@ -138,33 +140,46 @@ class Ranker:
 
     # keeping indexes current
 
-    def _index(self, scope: Scope) -> _ScopeIndex:
-        revision = self.store.record_revision(scope)
-        index = self._indexes.get(scope)
+    def _index(self, scope: Scope, collection: Collection) -> _ScopeIndex:
+        revision = self.store.revision(scope, collection)
+        index = self._indexes.get((scope, collection))
         if index is None or index.revision != revision:
             index = _ScopeIndex(self.config, self.embedder.dim if self.embedder else 1)
-            stored = self.store.get_vectors(scope, self.embedder.model_id) if self.embedder else {}
+            model = self.embedder.model_id if self.embedder else ""
+            stored = (
+                self.store.get_vectors(scope, model, collection=collection) if self.embedder else {}
+            )
             after = 0
-            while page := self.store.index_rows(scope, after=after, limit=_PAGE):
-                vectors = self._vectors_for(scope, page, stored)
+            while page := self.store.index_rows(
+                scope, after=after, limit=_PAGE, collection=collection
+            ):
+                vectors = self._vectors_for(scope, page, stored, collection)
                 for row in page:
                     index.add(row, self.analyzer, vectors.get(row.id))
                 after = page[-1].pk
             index.revision = revision
-            self._indexes[scope] = index
+            self._indexes[(scope, collection)] = index
         return index
 
     def _vectors_for(
-        self, scope: Scope, records: Sequence[Record | IndexRow], stored: dict[str, bytes]
+        self,
+        scope: Scope,
+        records: Sequence[IndexRow],
+        stored: dict[str, bytes],
+        collection: Collection,
     ) -> dict[str, Vectors]:
-        """Vectors of these records: stored ones, an identical note's, or newly embedded."""
+        """Vectors of these items: stored ones, an identical item's, or newly embedded."""
         if self.embedder is None:
             return {}
         embedder = self.embedder
         found: dict[str, Vectors] = {}
-        missing: list[Record | IndexRow] = []
+        missing: list[IndexRow] = []
         unstored = [record.text for record in records if record.id not in stored]
-        same_text = self.store.find_vectors(scope, embedder.model_id, unstored) if unstored else {}
+        same_text = (
+            self.store.find_vectors(scope, embedder.model_id, unstored, collection=collection)
+            if unstored
+            else {}
+        )
         for record in records:
             blob = stored.get(record.id) or same_text.get(record.text)
             if blob is not None and len(blob) == 4 * embedder.dim:
@@ -182,38 +197,46 @@ class Ranker:
             (r.id, found[r.id].tobytes()) for r in records if r.id in found and r.id not in stored
         ]
         if to_store:
-            self.store.put_vectors(scope, embedder.model_id, to_store)
+            self.store.put_vectors(scope, embedder.model_id, to_store, collection=collection)
         return found
 
-    def added(self, scope: Scope, records: list[Record]) -> None:
+    def added(self, scope: Scope, records: Sequence[Record]) -> None:
         """Called after this process inserted records: embed them and index them."""
+        self._grow(scope, "records", [_row(record) for record in records])
+
+    def evicted(self, scope: Scope, messages: Sequence[Message]) -> None:
+        """Called after this process moved messages to recall: embed and index them."""
+        self._grow(scope, "recall", [_message_row(message) for message in messages])
+
+    def _grow(self, scope: Scope, collection: Collection, rows: list[IndexRow]) -> None:
         with self._lock:
-            vectors = self._vectors_for(scope, records, {})
-            index = self._indexes.get(scope)
-            expected = index.revision + len(records) if index is not None else None
-            if index is not None and expected == self.store.record_revision(scope):
-                for record in records:
-                    index.add(_row(record), self.analyzer, vectors.get(record.id))
-                index.revision += len(records)
-            else:
-                self._indexes.pop(scope, None)  # another writer got in between: rebuild
+            vectors = self._vectors_for(scope, rows, {}, collection)
+            index = self._indexes.get((scope, collection))
+            expected = index.revision + len(rows) if index is not None else None
+            if index is not None and expected == self.store.revision(scope, collection):
+                for row in rows:
+                    index.add(row, self.analyzer, vectors.get(row.id))
+                index.revision += len(rows)
+            else:  # not loaded, or another writer got in between: rebuild on next search
+                self._indexes.pop((scope, collection), None)
 
     def removed(self, scope: Scope, record_id: str) -> None:
         """Called after this process deleted a record."""
         with self._lock:
-            index = self._indexes.get(scope)
-            if index is not None and index.revision + 1 == self.store.record_revision(scope):
+            index = self._indexes.get((scope, "records"))
+            if index is not None and index.revision + 1 == self.store.revision(scope):
                 index.remove(record_id)
                 index.revision += 1
             else:
-                self._indexes.pop(scope, None)
+                self._indexes.pop((scope, "records"), None)
 
     def reindex(self, scope: Scope) -> int:
-        """Rebuild a scope's index now, embedding notes that lack a vector of this model."""
+        """Rebuild a scope's indexes now, embedding items that lack a vector of this model."""
         with self._lock:
-            self._indexes.pop(scope, None)
             before = self.embedded
-            self._index(scope)
+            for collection in ("records", "recall"):
+                self._indexes.pop((scope, collection), None)
+                self._index(scope, collection)
             return self.embedded - before
 
     # ranking
@@ -223,13 +246,15 @@ class Ranker:
         scope: Scope,
         query: str,
         k: int,
-        where: RecordFilter,
         *,
+        collection: Collection = "records",
+        allowed: set[str] | None = None,
         now: datetime | None = None,
-    ) -> list[RankedRecord]:
+    ) -> list[Ranked]:
+        """The k best items for the query; `allowed` restricts them to these ids."""
         terms = self.analyzer.query(query)
         with self._lock:
-            index = self._index(scope)
+            index = self._index(scope, collection)
             if not index.bm25.live or (not terms and self.embedder is None):
                 return []
             lexical = index.bm25.scores(terms)
@@ -265,9 +290,8 @@ class Ranker:
             scores = scores * index.weights.view() * self._recency(index, now)
             ids = list(index.ids)
             vectors = index.vectors if len(index.vectors) else None
-        if where != RecordFilter():
-            allowed = self.store.filter_record_ids(scope, where)
-            candidates = candidates & np.asarray([record_id in allowed for record_id in ids])
+        if allowed is not None:
+            candidates = candidates & np.asarray([item_id in allowed for item_id in ids])
         ranked = np.where(candidates, scores, -np.inf)
         depth = min(len(ranked), 4 * k + 50)  # room for near-copies the top k skips
         if depth < len(ranked):
@@ -275,17 +299,12 @@ class Ranker:
             order = head[np.argsort(-ranked[head], kind="stable")]
         else:
             order = np.argsort(-ranked, kind="stable")
-        top = self._distinct(order, candidates, vectors, k)
-        records = {r.id: r for r in self.store.get_records(scope, [ids[i] for i in top])}
         results = []
-        for i in top:
-            record = records.get(ids[i])
-            if record is None:  # deleted by another process since the index was read
-                continue
+        for i in self._distinct(order, candidates, vectors, k):
             explain = f"bm25={lexical[i]:.3f} fused={scores[i]:.3f}"
             if speaker and index.speakers[i] == speaker:
                 explain += f" speaker={speaker}"
-            results.append(RankedRecord(record, float(scores[i]), explain))
+            results.append(Ranked(ids[i], float(scores[i]), explain))
         return results
 
     def _recency(self, index: _ScopeIndex, now: datetime | None) -> FloatArray | float:
@@ -393,6 +412,17 @@ def _normalise(matrix: Vectors) -> Vectors:
     norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
     normalised: Vectors = (matrix / np.maximum(norms, 1e-12)).astype(np.float32)
     return normalised
+
+
+def _message_row(message: Message) -> IndexRow:
+    return IndexRow(
+        pk=0,
+        id=message.id,
+        text=message.content,
+        created_at=message.created_at.timestamp(),
+        origin="agent" if message.role == "assistant" else message.role,
+        speaker=None,
+    )
 
 
 def _row(record: Record) -> IndexRow:

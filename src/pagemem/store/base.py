@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from pagemem.models import Block, HistoryEntry, Kind, Message, Origin, Record, Role, Scope
 
-__all__ = ["IndexRow", "MessageFilter", "NewRecord", "RecordFilter", "Store"]
+__all__ = ["Collection", "IndexRow", "MessageFilter", "NewRecord", "RecordFilter", "Store"]
+
+# What a search index covers: archival records, or evicted messages (recall).
+Collection = Literal["records", "recall"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,24 +87,41 @@ class Store(Protocol):
     def count_records(self, scope: Scope, where: RecordFilter) -> int: ...
     def delete_record(self, scope: Scope, record_id: str, *, actor: str, at: datetime) -> bool: ...
     def get_records(self, scope: Scope, record_ids: Sequence[str]) -> list[Record]: ...
-    def index_rows(self, scope: Scope, *, after: int, limit: int) -> list[IndexRow]:
-        """Records of the scope with pk > after, in pk order, as IndexRows."""
+    def index_rows(
+        self, scope: Scope, *, after: int, limit: int, collection: Collection = "records"
+    ) -> list[IndexRow]:
+        """Records (or evicted messages) of the scope with pk > after, in pk order."""
         ...
 
     def filter_record_ids(self, scope: Scope, where: RecordFilter) -> set[str]: ...
-    def get_vectors(self, scope: Scope, model_id: str) -> dict[str, bytes]:
-        """Stored vectors of the scope's records for one model, by record id."""
+    def get_vectors(
+        self, scope: Scope, model_id: str, *, collection: Collection = "records"
+    ) -> dict[str, bytes]:
+        """Stored vectors of the scope's items for one model, by id."""
         ...
 
-    def find_vectors(self, scope: Scope, model_id: str, texts: Sequence[str]) -> dict[str, bytes]:
-        """Vectors of records of the scope with exactly these texts, by text."""
+    def find_vectors(
+        self,
+        scope: Scope,
+        model_id: str,
+        texts: Sequence[str],
+        *,
+        collection: Collection = "records",
+    ) -> dict[str, bytes]:
+        """Vectors of items of the scope with exactly these texts, by text."""
         ...
 
     def put_vectors(
-        self, scope: Scope, model_id: str, vectors: Sequence[tuple[str, bytes]]
+        self,
+        scope: Scope,
+        model_id: str,
+        vectors: Sequence[tuple[str, bytes]],
+        *,
+        collection: Collection = "records",
     ) -> None: ...
-    def record_revision(self, scope: Scope) -> int:
-        """A number that changes whenever a record of the scope is inserted or deleted."""
+
+    def revision(self, scope: Scope, collection: Collection = "records") -> int:
+        """A number that changes whenever the collection gains or loses an item."""
         ...
 
     # messages: in context until evicted, then searchable as recall
@@ -116,7 +136,17 @@ class Store(Protocol):
         tool_call_id: str | None = None,
     ) -> Message: ...
     def context_messages(self, scope: Scope) -> list[Message]: ...
-    def evict_messages(self, scope: Scope, message_ids: Sequence[str], *, at: datetime) -> None: ...
+    def evict_messages(
+        self, scope: Scope, message_ids: Sequence[str], *, at: datetime
+    ) -> list[Message]:
+        """Move messages out of the context into recall; return those that moved."""
+        ...
+
+    def get_messages(self, scope: Scope, message_ids: Sequence[str]) -> list[Message]: ...
+    def filter_message_ids(self, scope: Scope, where: MessageFilter) -> set[str]:
+        """Ids of evicted messages that pass the filter."""
+        ...
+
     def search_messages(
         self, scope: Scope, terms: Sequence[str], where: MessageFilter, *, limit: int
     ) -> list[Message]: ...

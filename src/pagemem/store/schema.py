@@ -135,4 +135,16 @@ MIGRATIONS: list[str] = [
     DROP TRIGGER records_fts_update;
     DROP TABLE records_fts;
     """,
+    # 5: recall is ranked like the archive: vectors and a revision counter for messages
+    """
+    ALTER TABLE messages ADD COLUMN text_hash TEXT NOT NULL DEFAULT '';
+    CREATE INDEX messages_scope_hash ON messages (tenant_id, user_id, agent_id, text_hash);
+    ALTER TABLE scopes ADD COLUMN message_revision INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE message_vectors (
+        message_pk INTEGER NOT NULL REFERENCES messages (pk) ON DELETE CASCADE,
+        model_id TEXT NOT NULL,
+        vector BLOB NOT NULL,
+        PRIMARY KEY (message_pk, model_id)
+    ) WITHOUT ROWID;
+    """,
 ]

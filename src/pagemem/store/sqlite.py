@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from pagemem.models import Block, HistoryEntry, Kind, Message, Origin, Record, Role, Scope
-from pagemem.store.base import IndexRow, MessageFilter, NewRecord, RecordFilter
+from pagemem.store.base import Collection, IndexRow, MessageFilter, NewRecord, RecordFilter
 from pagemem.store.schema import MIGRATIONS
 
 __all__ = ["SQLiteStore"]
@@ -44,6 +44,21 @@ def _ts(value: datetime) -> str:
 
 def _dt(value: str | None) -> datetime | None:
     return None if value is None else datetime.strptime(value, _TS).replace(tzinfo=UTC)
+
+
+# collection -> (table, vector table, vector key column, text column, extra condition,
+#                revision column)
+_COLLECTIONS: dict[str, tuple[str, str, str, str, str, str]] = {
+    "records": ("records", "vectors", "record_pk", "text", "", "record_revision"),
+    "recall": (
+        "messages",
+        "message_vectors",
+        "message_pk",
+        "content",
+        " AND t.in_context = 0",
+        "message_revision",
+    ),
+}
 
 
 def _text_hash(text: str) -> str:
@@ -275,16 +290,27 @@ class SQLiteStore:
             found.extend(_record(row) for row in rows)
         return found
 
-    def index_rows(self, scope: Scope, *, after: int, limit: int) -> list[IndexRow]:
+    def index_rows(
+        self, scope: Scope, *, after: int, limit: int, collection: Collection = "records"
+    ) -> list[IndexRow]:
+        if collection == "records":
+            columns = "t.text, t.origin, json_extract(t.metadata, '$.speaker')"
+        else:  # a message's origin follows its role; messages have no speaker metadata
+            columns = "t.content, CASE t.role WHEN 'assistant' THEN 'agent' ELSE t.role END, NULL"
+        table, _, _, _, extra, _ = _COLLECTIONS[collection]
         rows = self._read(
-            "SELECT r.pk, r.id, r.text, (julianday(r.created_at) - 2440587.5) * 86400.0, "
-            "r.origin, json_extract(r.metadata, '$.speaker') FROM records r "
-            f"WHERE {_scoped('r')} AND r.pk > ? ORDER BY r.pk LIMIT ?",
+            f"SELECT t.pk, t.id, {columns}, (julianday(t.created_at) - 2440587.5) * 86400.0 "
+            f"FROM {table} t WHERE {_scoped('t')}{extra} AND t.pk > ? ORDER BY t.pk LIMIT ?",
             (*_key(scope), after, limit),
         )
         return [
             IndexRow(
-                row[0], row[1], row[2], row[3], row[4], row[5] if isinstance(row[5], str) else None
+                pk=row[0],
+                id=row[1],
+                text=row[2],
+                created_at=row[5],
+                origin=row[3],
+                speaker=row[4] if isinstance(row[4], str) else None,
             )
             for row in rows
         ]
@@ -293,41 +319,59 @@ class SQLiteStore:
         clause, params = _record_where(scope, where)
         return {row[0] for row in self._read(f"SELECT r.id FROM records r WHERE {clause}", params)}
 
-    def get_vectors(self, scope: Scope, model_id: str) -> dict[str, bytes]:
+    def get_vectors(
+        self, scope: Scope, model_id: str, *, collection: Collection = "records"
+    ) -> dict[str, bytes]:
+        table, vectors, key, _, extra, _ = _COLLECTIONS[collection]
         rows = self._read(
-            "SELECT r.id, v.vector FROM records r JOIN vectors v ON v.record_pk = r.pk "
-            f"WHERE {_scoped('r')} AND v.model_id = ?",
+            f"SELECT t.id, v.vector FROM {table} t JOIN {vectors} v ON v.{key} = t.pk "
+            f"WHERE {_scoped('t')}{extra} AND v.model_id = ?",
             (*_key(scope), model_id),
         )
         return {row[0]: row[1] for row in rows}
 
-    def find_vectors(self, scope: Scope, model_id: str, texts: Sequence[str]) -> dict[str, bytes]:
+    def find_vectors(
+        self,
+        scope: Scope,
+        model_id: str,
+        texts: Sequence[str],
+        *,
+        collection: Collection = "records",
+    ) -> dict[str, bytes]:
+        table, vectors, key, _, _, _ = _COLLECTIONS[collection]
         by_hash = {_text_hash(text): text for text in texts}
         hashes = list(by_hash)
         found: dict[str, bytes] = {}
         for start in range(0, len(hashes), 500):
             chunk = hashes[start : start + 500]
             rows = self._read(
-                "SELECT r.text_hash, v.vector FROM records r JOIN vectors v ON v.record_pk = r.pk "
-                f"WHERE {_scoped('r')} AND v.model_id = ? "
-                f"AND r.text_hash IN ({', '.join('?' * len(chunk))})",
+                f"SELECT t.text_hash, v.vector FROM {table} t JOIN {vectors} v ON v.{key} = t.pk "
+                f"WHERE {_scoped('t')} AND v.model_id = ? "
+                f"AND t.text_hash IN ({', '.join('?' * len(chunk))})",
                 (*_key(scope), model_id, *chunk),
             )
             found.update((by_hash[row[0]], bytes(row[1])) for row in rows)
         return found
 
     def put_vectors(
-        self, scope: Scope, model_id: str, vectors: Sequence[tuple[str, bytes]]
+        self,
+        scope: Scope,
+        model_id: str,
+        vectors: Sequence[tuple[str, bytes]],
+        *,
+        collection: Collection = "records",
     ) -> None:
+        table, vector_table, key, _, _, _ = _COLLECTIONS[collection]
         with self._write() as conn:
             conn.executemany(
-                "INSERT OR REPLACE INTO vectors (record_pk, model_id, vector) "
-                f"SELECT pk, ?, ? FROM records WHERE {_SCOPE_SQL} AND id = ?",
-                [(model_id, blob, *_key(scope), record_id) for record_id, blob in vectors],
+                f"INSERT OR REPLACE INTO {vector_table} ({key}, model_id, vector) "
+                f"SELECT pk, ?, ? FROM {table} WHERE {_SCOPE_SQL} AND id = ?",
+                [(model_id, blob, *_key(scope), item_id) for item_id, blob in vectors],
             )
 
-    def record_revision(self, scope: Scope) -> int:
-        rows = self._read(f"SELECT record_revision FROM scopes WHERE {_SCOPE_SQL}", _key(scope))
+    def revision(self, scope: Scope, collection: Collection = "records") -> int:
+        column = _COLLECTIONS[collection][5]
+        rows = self._read(f"SELECT {column} FROM scopes WHERE {_SCOPE_SQL}", _key(scope))
         return int(rows[0][0]) if rows else 0
 
     def list_records(
@@ -390,13 +434,15 @@ class SQLiteStore:
             message_id = f"m{seq}"
             conn.execute(
                 "INSERT INTO messages (tenant_id, user_id, agent_id, id, seq, role, content, "
-                "name, tool_call_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "text_hash, name, tool_call_id, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     *_key(scope),
                     message_id,
                     seq,
                     role,
                     content,
+                    _text_hash(content),
                     name,
                     tool_call_id,
                     _ts(created_at),
@@ -420,13 +466,42 @@ class SQLiteStore:
         )
         return [_message(row) for row in rows]
 
-    def evict_messages(self, scope: Scope, message_ids: Sequence[str], *, at: datetime) -> None:
+    def evict_messages(
+        self, scope: Scope, message_ids: Sequence[str], *, at: datetime
+    ) -> list[Message]:
+        moved: list[Message] = []
         with self._write() as conn:
-            conn.executemany(
-                "UPDATE messages SET in_context = 0, evicted_at = ? "
-                f"WHERE {_SCOPE_SQL} AND id = ? AND in_context = 1",
-                [(_ts(at), *_key(scope), message_id) for message_id in message_ids],
+            for message_id in message_ids:
+                row = conn.execute(
+                    "UPDATE messages SET in_context = 0, evicted_at = ? "
+                    f"WHERE {_SCOPE_SQL} AND id = ? AND in_context = 1 "
+                    f"RETURNING {_MESSAGE_COLUMNS.replace('m.', '')}",
+                    (_ts(at), *_key(scope), message_id),
+                ).fetchone()
+                if row is not None:
+                    moved.append(_message(row))
+            if moved:
+                conn.execute(
+                    f"UPDATE scopes SET message_revision = message_revision + ? WHERE {_SCOPE_SQL}",
+                    (len(moved), *_key(scope)),
+                )
+        return moved
+
+    def get_messages(self, scope: Scope, message_ids: Sequence[str]) -> list[Message]:
+        found: list[Message] = []
+        for start in range(0, len(message_ids), 500):
+            chunk = list(message_ids[start : start + 500])
+            rows = self._read(
+                f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE {_scoped('m')} "
+                f"AND m.id IN ({', '.join('?' * len(chunk))})",
+                (*_key(scope), *chunk),
             )
+            found.extend(_message(row) for row in rows)
+        return found
+
+    def filter_message_ids(self, scope: Scope, where: MessageFilter) -> set[str]:
+        clause, params = _message_where(scope, where)
+        return {row[0] for row in self._read(f"SELECT m.id FROM messages m WHERE {clause}", params)}
 
     def search_messages(
         self, scope: Scope, terms: Sequence[str], where: MessageFilter, *, limit: int
