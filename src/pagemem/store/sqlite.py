@@ -8,112 +8,37 @@ on all three.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
-from pagemem.models import Block, HistoryEntry, Kind, Message, Origin, Record, Role, Scope
+from pagemem.models import Block, HistoryEntry, Message, Record, Role, Scope
 from pagemem.store.base import Collection, IndexRow, MessageFilter, NewRecord, RecordFilter
 from pagemem.store.schema import MIGRATIONS
+from pagemem.store.sqlite_rows import (
+    _COLLECTIONS,
+    _MESSAGE_COLUMNS,
+    _RECORD_COLUMNS,
+    _SCOPE_SQL,
+    _block,
+    _dt,
+    _key,
+    _message,
+    _message_where,
+    _record,
+    _record_where,
+    _scoped,
+    _text_hash,
+    _ts,
+    match_expression,
+)
 
 __all__ = ["SQLiteStore"]
-
-_TS = "%Y-%m-%dT%H:%M:%S.%fZ"
-_SCOPE_SQL = "tenant_id = ? AND user_id = ? AND agent_id = ?"
-_RECORD_COLUMNS = (
-    "r.tenant_id, r.user_id, r.agent_id, r.id, r.text, r.kind, r.origin, r.source, "
-    "r.created_at, r.valid_from, r.valid_to, r.tags, r.metadata, r.flags"
-)
-_MESSAGE_COLUMNS = (
-    "m.id, m.role, m.content, m.created_at, m.seq, m.name, m.tool_call_id, m.in_context, "
-    "m.evicted_at"
-)
-
-
-def _ts(value: datetime) -> str:
-    if value.tzinfo is None:
-        raise ValueError("timestamps given to the store must be timezone-aware")
-    return value.astimezone(UTC).strftime(_TS)
-
-
-def _dt(value: str | None) -> datetime | None:
-    return None if value is None else datetime.strptime(value, _TS).replace(tzinfo=UTC)
-
-
-# collection -> (table, vector table, vector key column, text column, extra condition,
-#                revision column)
-_COLLECTIONS: dict[str, tuple[str, str, str, str, str, str]] = {
-    "records": ("records", "vectors", "record_pk", "text", "", "record_revision"),
-    "recall": (
-        "messages",
-        "message_vectors",
-        "message_pk",
-        "content",
-        " AND t.in_context = 0",
-        "message_revision",
-    ),
-}
-
-
-def _text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _key(scope: Scope) -> tuple[str, str, str]:
-    return (scope.tenant, scope.user, scope.agent or "")
-
-
-def match_expression(terms: Sequence[str]) -> str:
-    """An FTS5 query that ORs the terms, each quoted so no user text is syntax."""
-    quoted = ['"' + term.replace('"', '""') + '"' for term in terms if term.strip()]
-    return " OR ".join(quoted)
-
-
-def _record(row: sqlite3.Row) -> Record:
-    return Record(
-        id=row["id"],
-        scope=Scope(row["tenant_id"], row["user_id"], row["agent_id"] or None),
-        text=row["text"],
-        kind=cast(Kind, row["kind"]),
-        origin=cast(Origin, row["origin"]),
-        source=row["source"],
-        created_at=cast(datetime, _dt(row["created_at"])),
-        valid_from=cast(datetime, _dt(row["valid_from"])),
-        valid_to=_dt(row["valid_to"]),
-        tags=tuple(json.loads(row["tags"])),
-        metadata=json.loads(row["metadata"]),
-        flags=tuple(json.loads(row["flags"])),
-    )
-
-
-def _message(row: sqlite3.Row) -> Message:
-    return Message(
-        id=row["id"],
-        role=cast(Role, row["role"]),
-        content=row["content"],
-        created_at=cast(datetime, _dt(row["created_at"])),
-        seq=row["seq"],
-        name=row["name"],
-        tool_call_id=row["tool_call_id"],
-        in_context=bool(row["in_context"]),
-        evicted_at=_dt(row["evicted_at"]),
-    )
-
-
-def _block(row: sqlite3.Row) -> Block:
-    return Block(
-        label=row["label"],
-        value=row["value"],
-        limit=row["token_limit"],
-        updated_at=cast(datetime, _dt(row["updated_at"])),
-        description=row["description"],
-    )
 
 
 class SQLiteStore:
@@ -652,45 +577,3 @@ class SQLiteStore:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
-
-
-def _scoped(alias: str) -> str:
-    return f"{alias}.tenant_id = ? AND {alias}.user_id = ? AND {alias}.agent_id = ?"
-
-
-def _record_where(scope: Scope, where: RecordFilter) -> tuple[str, list[Any]]:
-    parts, params = [_scoped("r")], list(_key(scope))
-    for column, values in (("kind", where.kinds), ("origin", where.origins)):
-        if values:
-            parts.append(f"r.{column} IN ({', '.join('?' * len(values))})")
-            params.extend(values)
-    if where.tags:
-        parts.append(
-            "r.pk IN (SELECT record_pk FROM record_tags "
-            f"WHERE tag IN ({', '.join('?' * len(where.tags))}))"
-        )
-        params.extend(where.tags)
-    if where.source is not None:
-        parts.append("r.source = ?")
-        params.append(where.source)
-    if where.start is not None:
-        parts.append("r.created_at >= ?")
-        params.append(_ts(where.start))
-    if where.end is not None:
-        parts.append("r.created_at < ?")
-        params.append(_ts(where.end))
-    return " AND ".join(parts), params
-
-
-def _message_where(scope: Scope, where: MessageFilter) -> tuple[str, list[Any]]:
-    parts, params = [_scoped("m"), "m.in_context = 0"], list(_key(scope))
-    if where.roles:
-        parts.append(f"m.role IN ({', '.join('?' * len(where.roles))})")
-        params.extend(where.roles)
-    if where.start is not None:
-        parts.append("m.created_at >= ?")
-        params.append(_ts(where.start))
-    if where.end is not None:
-        parts.append("m.created_at < ?")
-        params.append(_ts(where.end))
-    return " AND ".join(parts), params
