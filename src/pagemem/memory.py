@@ -8,6 +8,7 @@ write, and turns free-text questions into store queries.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pagemem.errors import BlockOverflowError, InvalidInputError, NotFoundError
-from pagemem.guard import flags_for
+from pagemem.guard import flags_for, redact
 from pagemem.models import (
     KINDS,
     ORIGINS,
@@ -39,6 +40,8 @@ from pagemem.store.sqlite import SQLiteStore
 from pagemem.tokens import TokenCounter, get_counter
 
 __all__ = ["Archive", "Blocks", "Memory", "Recall", "ScopedMemory"]
+
+log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
 
@@ -109,6 +112,7 @@ class Memory:
         tokenizer: str | TokenCounter = "o200k_base",
         clock: Clock | None = None,
         max_text_bytes: int = 1_048_576,
+        redact_secrets: bool = True,
         retrieval: RetrievalConfig | None = None,
         embedder: Embedder | Literal["default"] | None = "default",
     ) -> None:
@@ -119,6 +123,7 @@ class Memory:
         self.counter = get_counter(tokenizer)
         self.clock = clock or _utc_now
         self.max_text_bytes = max_text_bytes
+        self.redact_secrets = redact_secrets
 
     def scope(self, tenant: str, user: str, agent: str | None = None) -> ScopedMemory:
         return ScopedMemory(self, Scope(tenant, user, agent))
@@ -163,6 +168,15 @@ class ScopedMemory:
         return self.memory.store.history(
             self.scope, target_id=target_id, limit=_positive(limit, "limit", 100_000)
         )
+
+    def _clean(self, text: str, what: str) -> tuple[str, tuple[str, ...]]:
+        """Replace secrets before a write; report the kinds (never the values)."""
+        if not self.memory.redact_secrets:
+            return text, ()
+        result = redact(text)
+        if result.changed:
+            log.info("redacted %s from %s in %s", ", ".join(result.kinds), what, self.scope)
+        return result.text, result.kinds
 
     def _text(self, text: object, what: str, *, allow_empty: bool = False) -> str:
         return check_text(text, what, max_bytes=self.memory.max_text_bytes, allow_empty=allow_empty)
@@ -244,13 +258,15 @@ class Archive:
         valid_to: datetime | None = None,
     ) -> NewRecord:
         owner = self._owner
-        text = owner._text(text, "text")
+        text, redacted = owner._clean(owner._text(text, "text"), "a note")
         if not isinstance(source, str) or len(source) > _MAX_SOURCE:
             raise InvalidInputError(f"source must be a string of at most {_MAX_SOURCE} characters")
         check_text(source, "source", max_bytes=4 * _MAX_SOURCE, allow_empty=True)
         (origin_checked,) = _choices(origin, ORIGINS, "origin")
         (kind_checked,) = _choices(kind, KINDS, "kind")
         meta = dict(metadata or {})
+        if redacted:
+            meta["redacted"] = list(redacted)
         try:
             json.dumps(meta, allow_nan=False)
         except (TypeError, ValueError) as exc:
@@ -375,7 +391,9 @@ class Recall:
     ) -> Message:
         """Store a message as part of the live context (not yet recall)."""
         _choices(role, ROLES, "role")
-        content = self._owner._text(content, "message content", allow_empty=True)
+        content, _ = self._owner._clean(
+            self._owner._text(content, "message content", allow_empty=True), "a message"
+        )
         return self._store.append_message(
             self._owner.scope,
             role=role,
@@ -443,7 +461,9 @@ class Recall:
         return self._store.get_summary(self._owner.scope)[1]
 
     def set_summary(self, text: str, sources: Sequence[str]) -> None:
-        text = self._owner._text(text, "summary", allow_empty=True)
+        text, _ = self._owner._clean(
+            self._owner._text(text, "summary", allow_empty=True), "the summary"
+        )
         self._store.set_summary(self._owner.scope, text, sources, at=self._owner.memory.now())
 
 
@@ -478,7 +498,9 @@ class Blocks:
     ) -> Block:
         """Create or overwrite a block; refused if `value` exceeds the cap."""
         label = self._label(label)
-        value = self._owner._text(value, f"block '{label}'", allow_empty=True)
+        value, _ = self._owner._clean(
+            self._owner._text(value, f"block '{label}'", allow_empty=True), f"block '{label}'"
+        )
         existing = self._store.get_block(self._owner.scope, label)
         if limit is None:
             limit = existing.limit if existing else DEFAULT_BLOCK_LIMIT

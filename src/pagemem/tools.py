@@ -150,6 +150,9 @@ def _archival_insert(me: ScopedMemory, args: dict[str, Any], ctx: CallContext) -
     record_id = me.archive.insert(
         args["content"], source=ctx.source, origin="agent", tags=args.get("tags")
     )
+    redacted = me.archive.get(record_id).metadata.get("redacted")
+    if redacted:
+        return f"saved to archival memory as {record_id} (secrets removed: {', '.join(redacted)})"
     return f"saved to archival memory as {record_id}"
 
 
