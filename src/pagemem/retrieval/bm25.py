@@ -10,6 +10,7 @@ first search after a change.
 from __future__ import annotations
 
 import math
+from array import array
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -55,7 +56,8 @@ class BM25:
     def __init__(self, k1: float = 1.2, b: float = 0.3) -> None:
         self.k1 = k1
         self.b = b
-        self._postings: dict[str, tuple[list[int], list[int]]] = {}
+        # term -> (document numbers, term frequencies) as compact C arrays
+        self._postings: dict[str, tuple[array[int], array[int]]] = {}
         self._packed: dict[str, tuple[npt.NDArray[np.int64], FloatArray]] = {}
         self._lengths = Column(np.float64)
         self._alive = Column(np.bool_)
@@ -78,7 +80,7 @@ class BM25:
         """Index a document; return its number."""
         doc = len(self._lengths)
         for term, tf in Counter(terms).items():
-            docs, tfs = self._postings.setdefault(term, ([], []))
+            docs, tfs = self._postings.setdefault(term, (array("q"), array("I")))
             docs.append(doc)
             tfs.append(tf)
             self._packed.pop(term, None)
@@ -99,7 +101,10 @@ class BM25:
         packed = self._packed.get(term)
         if packed is None and term in self._postings:
             docs, tfs = self._postings[term]
-            packed = (np.asarray(docs, dtype=np.int64), np.asarray(tfs, dtype=np.float64))
+            packed = (
+                np.frombuffer(docs, dtype=np.int64).copy(),
+                np.frombuffer(tfs, dtype=np.uint32).astype(np.float64),
+            )
             self._packed[term] = packed
         return packed
 

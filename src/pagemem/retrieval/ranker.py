@@ -145,14 +145,12 @@ class Ranker:
         index = self._indexes.get((scope, collection))
         if index is None or index.revision != revision:
             index = _ScopeIndex(self.config, self.embedder.dim if self.embedder else 1)
-            model = self.embedder.model_id if self.embedder else ""
-            stored = (
-                self.store.get_vectors(scope, model, collection=collection) if self.embedder else {}
-            )
+            model = self.embedder.model_id if self.embedder else None
             after = 0
             while page := self.store.index_rows(
-                scope, after=after, limit=_PAGE, collection=collection
+                scope, after=after, limit=_PAGE, collection=collection, model_id=model
             ):
+                stored = {row.id: row.vector for row in page if row.vector is not None}
                 vectors = self._vectors_for(scope, page, stored, collection)
                 for row in page:
                     index.add(row, self.analyzer, vectors.get(row.id))

@@ -30,6 +30,7 @@ class IndexRow:
     created_at: float  # POSIX seconds
     origin: str
     speaker: str | None
+    vector: bytes | None = None  # the stored vector of the model asked for, if any
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,18 +89,19 @@ class Store(Protocol):
     def delete_record(self, scope: Scope, record_id: str, *, actor: str, at: datetime) -> bool: ...
     def get_records(self, scope: Scope, record_ids: Sequence[str]) -> list[Record]: ...
     def index_rows(
-        self, scope: Scope, *, after: int, limit: int, collection: Collection = "records"
+        self,
+        scope: Scope,
+        *,
+        after: int,
+        limit: int,
+        collection: Collection = "records",
+        model_id: str | None = None,
     ) -> list[IndexRow]:
-        """Records (or evicted messages) of the scope with pk > after, in pk order."""
+        """Records (or evicted messages) of the scope with pk > after, in pk order, each
+        with its stored vector of `model_id`."""
         ...
 
     def filter_record_ids(self, scope: Scope, where: RecordFilter) -> set[str]: ...
-    def get_vectors(
-        self, scope: Scope, model_id: str, *, collection: Collection = "records"
-    ) -> dict[str, bytes]:
-        """Stored vectors of the scope's items for one model, by id."""
-        ...
-
     def find_vectors(
         self,
         scope: Scope,

@@ -216,17 +216,24 @@ class SQLiteStore:
         return found
 
     def index_rows(
-        self, scope: Scope, *, after: int, limit: int, collection: Collection = "records"
+        self,
+        scope: Scope,
+        *,
+        after: int,
+        limit: int,
+        collection: Collection = "records",
+        model_id: str | None = None,
     ) -> list[IndexRow]:
         if collection == "records":
             columns = "t.text, t.origin, json_extract(t.metadata, '$.speaker')"
         else:  # a message's origin follows its role; messages have no speaker metadata
             columns = "t.content, CASE t.role WHEN 'assistant' THEN 'agent' ELSE t.role END, NULL"
-        table, _, _, _, extra, _ = _COLLECTIONS[collection]
+        table, vectors, key, _, extra, _ = _COLLECTIONS[collection]
         rows = self._read(
-            f"SELECT t.pk, t.id, {columns}, (julianday(t.created_at) - 2440587.5) * 86400.0 "
-            f"FROM {table} t WHERE {_scoped('t')}{extra} AND t.pk > ? ORDER BY t.pk LIMIT ?",
-            (*_key(scope), after, limit),
+            f"SELECT t.pk, t.id, {columns}, (julianday(t.created_at) - 2440587.5) * 86400.0, "
+            f"v.vector FROM {table} t LEFT JOIN {vectors} v ON v.{key} = t.pk AND v.model_id = ? "
+            f"WHERE {_scoped('t')}{extra} AND t.pk > ? ORDER BY t.pk LIMIT ?",
+            (model_id or "", *_key(scope), after, limit),
         )
         return [
             IndexRow(
@@ -236,6 +243,7 @@ class SQLiteStore:
                 created_at=row[5],
                 origin=row[3],
                 speaker=row[4] if isinstance(row[4], str) else None,
+                vector=row[6],
             )
             for row in rows
         ]
@@ -243,17 +251,6 @@ class SQLiteStore:
     def filter_record_ids(self, scope: Scope, where: RecordFilter) -> set[str]:
         clause, params = _record_where(scope, where)
         return {row[0] for row in self._read(f"SELECT r.id FROM records r WHERE {clause}", params)}
-
-    def get_vectors(
-        self, scope: Scope, model_id: str, *, collection: Collection = "records"
-    ) -> dict[str, bytes]:
-        table, vectors, key, _, extra, _ = _COLLECTIONS[collection]
-        rows = self._read(
-            f"SELECT t.id, v.vector FROM {table} t JOIN {vectors} v ON v.{key} = t.pk "
-            f"WHERE {_scoped('t')}{extra} AND v.model_id = ?",
-            (*_key(scope), model_id),
-        )
-        return {row[0]: row[1] for row in rows}
 
     def find_vectors(
         self,
