@@ -8,12 +8,11 @@ itself expects before building the encoder, so a count is exact or an error.
 from __future__ import annotations
 
 import base64
-import hashlib
 import re
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from pagemem._util import read_packaged
 from pagemem.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -120,13 +119,7 @@ def _load_encoding(name: str) -> tiktoken.Encoding:
         known = ", ".join(sorted(ENCODINGS))
         raise InvalidInputError(f"unknown encoding {name!r}; pagemem ships {known}")
     expected, pattern, special = ENCODINGS[name]
-    blob = resources.files("pagemem").joinpath(f"data/encodings/{name}.tiktoken").read_bytes()
-    actual = hashlib.sha256(blob).hexdigest()
-    if actual != expected:
-        raise RuntimeError(
-            f"{name}.tiktoken is corrupt: sha256 {actual}, tiktoken expects {expected}; "
-            "reinstall pagemem"
-        )
+    blob = read_packaged(f"data/encodings/{name}.tiktoken", expected)  # tiktoken's own hash
     ranks = {
         base64.b64decode(token): int(rank)
         for token, rank in (line.split() for line in blob.splitlines() if line)

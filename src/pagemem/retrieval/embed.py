@@ -9,17 +9,17 @@ the model is loaded.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Sequence
 from functools import cache
-from importlib import resources
 from typing import Literal, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["DEFAULT_MODEL", "Embedder", "OnnxEmbedder", "Vectors", "text_key"]
+from pagemem._util import read_packaged
+
+__all__ = ["DEFAULT_MODEL", "Embedder", "OnnxEmbedder", "Vectors"]
 
 Vectors = npt.NDArray[np.float32]
 Role = Literal["document", "query"]
@@ -42,22 +42,6 @@ class Embedder(Protocol):
     def dim(self) -> int: ...
 
     def embed(self, texts: Sequence[str], *, role: Role = "document") -> Vectors: ...
-
-
-def text_key(text: str, role: Role = "document") -> str:
-    """The cache key of a text's embedding: its sha256 (documents only are cached)."""
-    return hashlib.sha256(f"{role}\x00{text}".encode()).hexdigest()
-
-
-def _verified(name: str, expected: str) -> bytes:
-    blob = resources.files("pagemem").joinpath(f"data/models/{DEFAULT_MODEL}/{name}").read_bytes()
-    actual = hashlib.sha256(blob).hexdigest()
-    if actual != expected:
-        raise RuntimeError(
-            f"{DEFAULT_MODEL}/{name} is corrupt: sha256 {actual}, expected {expected}; "
-            "reinstall pagemem"
-        )
-    return blob
 
 
 class OnnxEmbedder:
@@ -108,19 +92,23 @@ class OnnxEmbedder:
         return vectors
 
 
+def _verified(name: str) -> bytes:
+    return read_packaged(f"data/models/{DEFAULT_MODEL}/{name}", _FILES[name])
+
+
 @cache
 def _load(max_length: int, threads: int):  # type: ignore[no-untyped-def]
     import onnxruntime as ort
     from tokenizers import Tokenizer
 
-    tokenizer = Tokenizer.from_str(_verified("tokenizer.json", _FILES["tokenizer.json"]).decode())
+    tokenizer = Tokenizer.from_str(_verified("tokenizer.json").decode())
     tokenizer.enable_truncation(max_length=max_length)
     tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the longest in the batch
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     session = ort.InferenceSession(
-        _verified("model.onnx", _FILES["model.onnx"]),
+        _verified("model.onnx"),
         sess_options=options,
         providers=["CPUExecutionProvider"],
     )
