@@ -147,4 +147,9 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (message_pk, model_id)
     ) WITHOUT ROWID;
     """,
+    # 6: page through a scope in row order without sorting it (index loading)
+    """
+    CREATE INDEX records_scope_rows ON records (tenant_id, user_id, agent_id);
+    CREATE INDEX messages_scope_rows ON messages (tenant_id, user_id, agent_id, in_context);
+    """,
 ]
