@@ -117,7 +117,11 @@ class Memory:
         embedder: Embedder | Literal["default"] | None = "default",
     ) -> None:
         self.store: Store = SQLiteStore(target) if isinstance(target, str | Path) else target
-        if embedder == "default":
+        if isinstance(embedder, str):
+            if embedder != "default":
+                raise InvalidInputError(
+                    f"embedder must be 'default', None or an Embedder, got {embedder!r}"
+                )
             embedder = OnnxEmbedder()
         self.ranker = Ranker(self.store, retrieval, embedder)
         self.counter = get_counter(tokenizer)

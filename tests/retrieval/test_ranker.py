@@ -296,3 +296,10 @@ def test_conversation_search_tool_takes_an_order(tmp_path: Path) -> None:
         bad = dispatch(me, "conversation_search", {"query": "x", "order": "sideways"})
         assert not bad.ok
         assert "order must be 'newest' or 'relevance'" in bad.text
+
+
+def test_unknown_embedder_name_is_refused() -> None:
+    from pagemem import InvalidInputError
+
+    with pytest.raises(InvalidInputError, match="embedder must be 'default', None or an Embedder"):
+        Memory(":memory:", embedder="bge-large")  # type: ignore[arg-type]
