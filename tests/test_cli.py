@@ -93,3 +93,56 @@ def test_budget_bad_input_is_a_usage_error() -> None:
     assert "exceed the window W = 8000" in result.output
     result = CliRunner().invoke(cli, ["budget", "--turn", "0"])
     assert result.exit_code == 2
+
+
+def test_eval_locomo_on_a_tiny_file(tmp_path: Path) -> None:
+    sample = {
+        "sample_id": "conv-47",
+        "conversation": {
+            "speaker_a": "Ana",
+            "speaker_b": "Ben",
+            "session_1_date_time": "1:56 pm on 8 May, 2023",
+            "session_1": [
+                {"speaker": "Ana", "dia_id": "D1:1", "text": "I adopted a puppy named Biscuit"},
+                {"speaker": "Ben", "dia_id": "D1:2", "text": "Lovely! I started pottery classes"},
+                {
+                    "speaker": "Ana",
+                    "dia_id": "D1:3",
+                    "text": "We went hiking near Lisbon",
+                    "blip_caption": "a trail",
+                },
+            ],
+        },
+        "qa": [
+            {"question": "What is the name of Ana's puppy?", "evidence": ["D1:1"], "category": 4},
+            {"question": "What did Ben start?", "evidence": ["D:1:2; D1:9"], "category": 1},
+            {"question": "Adversarial", "evidence": ["D1:1"], "category": 5},
+        ],
+    }
+    data = tmp_path / "locomo.json"
+    data.write_text(json.dumps([sample]), encoding="utf-8")
+    for target in ("archive", "recall"):
+        result = CliRunner().invoke(
+            cli,
+            [
+                "eval",
+                "locomo",
+                "--data",
+                str(data),
+                "--split",
+                "held-out",
+                "--json",
+                "--target",
+                target,
+            ],
+        )
+        assert result.exit_code == 0, result.output
+        scores = json.loads(result.stdout)["held-out"]
+        assert scores["all"]["n"] == 2  # category 5 is left out
+        assert scores["all"]["R@5"] == 1.0
+        assert scores["single-hop"]["R@1"] == 1.0
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["eval", "locomo", "--data", str(bad)])
+    assert result.exit_code == 1
+    assert "is not JSON" in result.output

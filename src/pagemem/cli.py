@@ -379,6 +379,14 @@ def eval_group() -> None:
     show_default=True,
     help="Fuse in the bundled embedding model (off: BM25 only).",
 )
+@click.option(
+    "--target",
+    type=click.Choice(["archive", "recall"]),
+    default="archive",
+    show_default=True,
+    help="archive: notes via archive.search; recall: paged-out messages via "
+    "recall.search(order='relevance').",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
 def eval_locomo(
     data: Path,
@@ -386,6 +394,7 @@ def eval_locomo(
     db: Path | None,
     settings: tuple[str, ...],
     dense: bool,
+    target: str,
     as_json: bool,
 ) -> None:
     """Recall@1/5/10/20 and MRR of evidence turns for LoCoMo questions (categories 1-4)."""
@@ -414,7 +423,12 @@ def eval_locomo(
         picked = [conversations[s] for s in splits[name] if s in conversations]
         total = sum(len(c.questions) for c in picked)
         with click.progressbar(length=total, label=f"LoCoMo {name}", file=sys.stderr) as bar:
-            board = locomo.evaluate(picked, memory=memory, progress=bar.update)
+            board = locomo.evaluate(
+                picked,
+                memory=memory,
+                target="recall" if target == "recall" else "archive",
+                progress=bar.update,
+            )
         results[name] = board
         if not as_json:
             click.echo(board.table(f"{name} ({', '.join(c.sample_id for c in picked)})"))

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pagemem.errors import InvalidInputError
 from pagemem.eval.metrics import Scoreboard
@@ -148,21 +148,47 @@ def ingest(memory: Memory, conversation: Conversation) -> None:
         )
 
 
+def ingest_recall(memory: Memory, conversation: Conversation) -> dict[str, str]:
+    """Append every turn as a message and page it out to recall; map message id -> dia_id."""
+    me = memory.scope("locomo-recall", conversation.sample_id)
+    first = conversation.speakers[0]
+    by_message: dict[str, str] = {}
+    for turn in conversation.turns:
+        role: Literal["user", "assistant"] = "user" if turn.speaker == first else "assistant"
+        message = me.recall.append(role, turn.note())
+        by_message[message.id] = turn.dia_id
+        me.recall.evict([message.id])
+    return by_message
+
+
 def evaluate(
     conversations: Iterable[Conversation],
     *,
     memory: Memory | None = None,
     depth: int = 20,
+    target: Literal["archive", "recall"] = "archive",
     progress: Callable[[int], None] | None = None,
 ) -> Scoreboard:
-    """Ingest each conversation and score every question's ranking of its evidence."""
+    """Ingest each conversation and score every question's ranking of its evidence.
+
+    `target="archive"` asks `archive.search`; `target="recall"` pages the turns out as
+    messages and asks `recall.search(order="relevance")`.
+    """
     memory = memory or Memory(":memory:")
     board = Scoreboard()
     for conversation in conversations:
-        ingest(memory, conversation)
-        me = memory.scope("locomo", conversation.sample_id)
+        if target == "archive":
+            ingest(memory, conversation)
+            me = memory.scope("locomo", conversation.sample_id)
+        else:
+            dia_ids = ingest_recall(memory, conversation)
+            me = memory.scope("locomo-recall", conversation.sample_id)
         for question in conversation.questions:
-            ranked = [hit.record.source for hit in me.archive.search(question.text, k=depth)]
+            if target == "archive":
+                ranked = [hit.record.source for hit in me.archive.search(question.text, k=depth)]
+            else:
+                found = me.recall.search(question.text, limit=depth, order="relevance")
+                ranked = [dia_ids[message.id] for message in found]
             board.add(ranked, set(question.evidence), [CATEGORIES[question.category]])
             if progress:
                 progress(1)
