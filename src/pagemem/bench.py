@@ -210,7 +210,7 @@ def run_bench(
 def table(results: Sequence[BenchResult]) -> str:
     head = (
         f"{'engine':<7}{'layout':<8}{'notes':>9}{'scopes':>7}{'fill s':>8}{'ins/s':>8}"
-        f"{'batch/s':>9}{'1st ms':>8}{'p50 ms':>8}{'p95 ms':>8}{'RSS MB':>8}"
+        f"{'batch/s':>9}{'1st ms':>11}{'p50 ms':>9}{'p95 ms':>9}{'RSS MB':>9}"
     )
     return "\n".join([head, *(row(r) for r in results)])
 
@@ -218,6 +218,6 @@ def table(results: Sequence[BenchResult]) -> str:
 def row(r: BenchResult) -> str:
     return (
         f"{r.engine:<7}{r.layout:<8}{r.notes:>9,}{r.scopes:>7}{r.fill_seconds:>8.1f}"
-        f"{r.insert_single_per_s:>8.1f}{r.insert_batch_per_s:>9.1f}{r.first_search_ms:>8.1f}"
-        f"{r.search_p50_ms:>8.2f}{r.search_p95_ms:>8.2f}{r.peak_rss_mb:>8.1f}"
+        f"{r.insert_single_per_s:>8.1f}{r.insert_batch_per_s:>9.1f}{r.first_search_ms:>11.1f}"
+        f"{r.search_p50_ms:>9.2f}{r.search_p95_ms:>9.2f}{r.peak_rss_mb:>9.1f}"
     )
