@@ -204,16 +204,22 @@ class SQLiteStore:
         return _record(rows[0]) if rows else None
 
     def get_records(self, scope: Scope, record_ids: Sequence[str]) -> list[Record]:
-        found: list[Record] = []
-        for start in range(0, len(record_ids), 500):
-            chunk = list(record_ids[start : start + 500])
-            rows = self._read(
-                f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {_scoped('r')} "
-                f"AND r.id IN ({', '.join('?' * len(chunk))})",
+        rows = self._by_ids(f"SELECT {_RECORD_COLUMNS} FROM records r", "r", scope, record_ids)
+        return [_record(row) for row in rows]
+
+    def _by_ids(
+        self, select: str, alias: str, scope: Scope, ids: Sequence[str]
+    ) -> list[sqlite3.Row]:
+        """Rows of the scope whose id is in `ids`, asked in chunks SQLite can bind."""
+        rows: list[sqlite3.Row] = []
+        for start in range(0, len(ids), 500):
+            chunk = list(ids[start : start + 500])
+            rows += self._read(
+                f"{select} WHERE {_scoped(alias)} "
+                f"AND {alias}.id IN ({', '.join('?' * len(chunk))})",
                 (*_key(scope), *chunk),
             )
-            found.extend(_record(row) for row in rows)
-        return found
+        return rows
 
     def index_rows(
         self,
@@ -410,16 +416,8 @@ class SQLiteStore:
         return moved
 
     def get_messages(self, scope: Scope, message_ids: Sequence[str]) -> list[Message]:
-        found: list[Message] = []
-        for start in range(0, len(message_ids), 500):
-            chunk = list(message_ids[start : start + 500])
-            rows = self._read(
-                f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE {_scoped('m')} "
-                f"AND m.id IN ({', '.join('?' * len(chunk))})",
-                (*_key(scope), *chunk),
-            )
-            found.extend(_message(row) for row in rows)
-        return found
+        rows = self._by_ids(f"SELECT {_MESSAGE_COLUMNS} FROM messages m", "m", scope, message_ids)
+        return [_message(row) for row in rows]
 
     def filter_message_ids(self, scope: Scope, where: MessageFilter) -> set[str]:
         clause, params = _message_where(scope, where)
