@@ -11,6 +11,7 @@ import json
 import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -39,7 +40,7 @@ from pagemem.store.base import MessageFilter, NewRecord, RecordFilter, Store
 from pagemem.store.sqlite import SQLiteStore
 from pagemem.tokens import TokenCounter, get_counter
 
-__all__ = ["Archive", "Blocks", "Memory", "Recall", "ScopedMemory"]
+__all__ = ["Archive", "Blocks", "Forgetting", "Memory", "Recall", "ScopedMemory"]
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +137,13 @@ class Memory:
         """Admin: every scope with stored data (for reindexing, export and retention jobs)."""
         return [ScopedMemory(self, scope) for scope in self.store.list_scopes(tenant=tenant)]
 
+    def forget_tenant(self, tenant: str, *, actor: str = "admin") -> int:
+        """Forget every scope of a tenant; return how many scopes were forgotten."""
+        scopes = self.scopes(tenant=tenant)
+        for me in scopes:
+            me.forget_all(actor=actor)
+        return len(scopes)
+
     def now(self) -> datetime:
         return self.clock()
 
@@ -147,6 +155,17 @@ class Memory:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@dataclass(frozen=True, slots=True)
+class Forgetting:
+    """What `forget` found (and, when `done`, removed)."""
+
+    phrase: str
+    records: list[Record]
+    messages: list[Message]
+    blocks: list[str]
+    done: bool
 
 
 class ScopedMemory:
@@ -162,6 +181,48 @@ class ScopedMemory:
     @property
     def counter(self) -> TokenCounter:
         return self.memory.counter
+
+    def forget_all(self, *, actor: str = "user") -> dict[str, int]:
+        """Remove everything stored for this scope: notes, messages, blocks, summary and
+        history (one tombstone stays). Returns how many rows each table lost."""
+        store = self.memory.store
+        counts = store.forget_scope(self.scope, actor=actor, at=self.memory.now())
+        self.memory.ranker.forget(self.scope)
+        store.purge()
+        return counts
+
+    def forget(self, phrase: str, *, confirm: bool = False, actor: str = "user") -> Forgetting:
+        """Everything that mentions `phrase` (any case): previewed, or removed with `confirm`.
+
+        Notes and messages that contain it are deleted; blocks and the running summary
+        have it replaced by "[forgotten]"; history texts that contain it are blanked.
+        A live `Context` of this scope should be re-created afterwards.
+        """
+        phrase = self._text(phrase, "phrase")
+        store = self.memory.store
+        record_ids, message_ids = store.find_text(self.scope, phrase)
+        records = store.get_records(self.scope, record_ids)
+        messages = store.get_messages(self.scope, message_ids)
+        blocks = [b.label for b in self.blocks.list() if phrase.lower() in b.value.lower()]
+        plan = Forgetting(phrase, records, messages, blocks, done=False)
+        if not confirm:
+            return plan
+        at = self.memory.now()
+        for record_id in record_ids:
+            store.delete_record(self.scope, record_id, actor=actor, at=at)
+        store.delete_messages(self.scope, message_ids, actor=actor, at=at)
+        pattern = re.compile(re.escape(phrase), re.IGNORECASE)
+        for label in blocks:
+            block = self.blocks.get(label)
+            self.blocks.set(label, pattern.sub("[forgotten]", block.value), actor=actor)
+        summary, sources = store.get_summary(self.scope)
+        if summary:
+            kept = [source for source in sources if source not in set(message_ids)]
+            store.set_summary(self.scope, pattern.sub("[forgotten]", summary), kept, at=at)
+        store.scrub_history(self.scope, phrase)
+        self.memory.ranker.forget(self.scope)
+        store.purge()
+        return Forgetting(phrase, records, messages, blocks, done=True)
 
     def reindex(self) -> int:
         """Embed every note that has no vector of the current model; return how many."""

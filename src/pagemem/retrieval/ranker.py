@@ -228,6 +228,12 @@ class Ranker:
             else:
                 self._indexes.pop((scope, "records"), None)
 
+    def forget(self, scope: Scope) -> None:
+        """Drop a scope's in-memory indexes (their terms included); they reload on demand."""
+        with self._lock:
+            for collection in ("records", "recall"):
+                self._indexes.pop((scope, collection), None)
+
     def reindex(self, scope: Scope) -> int:
         """Rebuild a scope's indexes now, embedding items that lack a vector of this model."""
         with self._lock:

@@ -181,6 +181,28 @@ class Store(Protocol):
         self, scope: Scope, *, target_id: str | None = None, limit: int = 1000
     ) -> list[HistoryEntry]: ...
 
+    def delete_messages(
+        self, scope: Scope, message_ids: Sequence[str], *, actor: str, at: datetime
+    ) -> int:
+        """Remove messages (and their index entries and vectors); return how many."""
+        ...
+
+    def forget_scope(self, scope: Scope, *, actor: str, at: datetime) -> dict[str, int]:
+        """Remove everything stored for the scope; history keeps one tombstone."""
+        ...
+
+    def find_text(self, scope: Scope, phrase: str) -> tuple[list[str], list[str]]:
+        """Ids of records and of messages whose text contains `phrase` (any case)."""
+        ...
+
+    def scrub_history(self, scope: Scope, phrase: str) -> int:
+        """Blank history texts of the scope that contain `phrase`; return how many rows."""
+        ...
+
+    def purge(self) -> None:
+        """Make deleted text unrecoverable from the files (indexes rewritten, WAL emptied)."""
+        ...
+
     def list_scopes(self, *, tenant: str | None = None) -> list[Scope]:
         """Admin only: every scope that has stored anything (optionally of one tenant)."""
         ...

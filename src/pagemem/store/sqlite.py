@@ -561,6 +561,95 @@ class SQLiteStore:
             for row in rows
         ]
 
+    def delete_messages(
+        self, scope: Scope, message_ids: Sequence[str], *, actor: str, at: datetime
+    ) -> int:
+        removed = 0
+        with self._write() as conn:
+            for message_id in message_ids:
+                row = conn.execute(
+                    f"DELETE FROM messages WHERE {_SCOPE_SQL} AND id = ? RETURNING in_context",
+                    (*_key(scope), message_id),
+                ).fetchone()
+                if row is None:
+                    continue
+                removed += 1
+                if not row[0]:  # it was in recall: recall's indexes must reload
+                    conn.execute(
+                        "UPDATE scopes SET message_revision = message_revision + 1 "
+                        f"WHERE {_SCOPE_SQL}",
+                        _key(scope),
+                    )
+                self._log(
+                    conn,
+                    scope,
+                    at=at,
+                    op="delete",
+                    target="message",
+                    target_id=message_id,
+                    before=None,
+                    after=None,
+                    actor=actor,
+                )
+        return removed
+
+    def forget_scope(self, scope: Scope, *, actor: str, at: datetime) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        with self._write() as conn:
+            for table in ("records", "messages", "blocks", "history"):
+                counts[table] = conn.execute(
+                    f"DELETE FROM {table} WHERE {_SCOPE_SQL}", _key(scope)
+                ).rowcount
+            # Counters stay, so ids are never reused; the summary goes.
+            conn.execute(
+                "UPDATE scopes SET summary = '', summary_sources = '[]', summary_at = NULL, "
+                "record_revision = record_revision + 1, "
+                f"message_revision = message_revision + 1 WHERE {_SCOPE_SQL}",
+                _key(scope),
+            )
+            self._log(
+                conn,
+                scope,
+                at=at,
+                op="forget_all",
+                target="scope",
+                target_id=str(scope),
+                before=None,
+                after=None,
+                actor=actor,
+            )
+        return counts
+
+    def find_text(self, scope: Scope, phrase: str) -> tuple[list[str], list[str]]:
+        found = []
+        for table, column in (("records", "text"), ("messages", "content")):
+            rows = self._read(
+                f"SELECT id FROM {table} WHERE {_SCOPE_SQL} "
+                f"AND instr(lower({column}), lower(?)) > 0 ORDER BY pk",
+                (*_key(scope), phrase),
+            )
+            found.append([row[0] for row in rows])
+        return found[0], found[1]
+
+    def scrub_history(self, scope: Scope, phrase: str) -> int:
+        changed = 0
+        with self._write() as conn:
+            for column in ("before", "after"):
+                changed += conn.execute(
+                    f"UPDATE history SET {column} = NULL WHERE {_SCOPE_SQL} "
+                    f"AND instr(lower({column}), lower(?)) > 0",
+                    (*_key(scope), phrase),
+                ).rowcount
+        return changed
+
+    def purge(self) -> None:
+        with self._lock:
+            # Rewrite the message index so no old segment keeps a forgotten term; freed
+            # pages are zeroed (secure_delete), and the WAL is emptied.
+            self._conn.execute("INSERT INTO messages_fts (messages_fts) VALUES ('optimize')")
+            if self.path != ":memory:":
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     def list_scopes(self, *, tenant: str | None = None) -> list[Scope]:
         sql, params = "SELECT tenant_id, user_id, agent_id FROM scopes", []
         if tenant is not None:
