@@ -100,3 +100,34 @@ def test_random_writes_stay_in_their_scope(ops: list[tuple[int, list[str], bool]
                 # every matching text is found
                 matching = {text for text in expected[index].values() if word in text.split()}
                 assert matching <= {h.record.text for h in hits}
+
+
+def test_threads_writing_and_searching_keep_to_their_scopes(tmp_path: object) -> None:
+    import threading
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "m.db"
+    errors: list[BaseException] = []
+    with Memory(path) as mem:
+
+        def work(user: str) -> None:
+            try:
+                me = mem.scope("acme", user)
+                for i in range(25):
+                    me.archive.insert(f"{user} note {i} about the {user} project")
+                    for hit in me.archive.search(f"{user} project", k=5):
+                        assert hit.record.scope == me.scope
+                        assert hit.record.text.startswith(user)
+            except BaseException as exc:  # surfaced below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=work, args=(f"user{i}",)) for i in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
+        for i in range(4):
+            me = mem.scope("acme", f"user{i}")
+            assert me.archive.count() == 25
+            assert {r.text.split()[0] for r in me.archive.list()} == {f"user{i}"}
