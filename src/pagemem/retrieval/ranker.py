@@ -93,7 +93,6 @@ class _ScopeIndex:
         self.position: dict[str, int] = {}
         self.times = Column(np.float64)
         self.weights = Column(np.float64)  # trust of each note's origin
-        self.speakers: list[str] = []
         self.speaker_codes = Column(np.int64)  # index into speaker_names, -1: none
         self.speaker_names: dict[str, int] = {}
         self.revision = -1
@@ -106,7 +105,6 @@ class _ScopeIndex:
         self.times.append(row.created_at)
         self.weights.append(self.origin_weights.get(row.origin, 1.0))
         name = row.speaker.lower() if row.speaker else ""
-        self.speakers.append(name)
         code = self.speaker_names.setdefault(name, len(self.speaker_names)) if name else -1
         self.speaker_codes.append(code)
 
@@ -288,6 +286,7 @@ class Ranker:
                 scores = self._with_neighbours(index, scores)
                 candidates = candidates | ((scores > 0) & alive)
             speaker = self._named_speaker(index, query)
+            named: npt.NDArray[np.bool_] | None = None
             if speaker:
                 named = index.speaker_codes.view() == index.speaker_names[speaker]
                 scores = scores * np.where(named, 1.0 + self.config.speaker_boost, 1.0)
@@ -306,7 +305,7 @@ class Ranker:
         results = []
         for i in self._distinct(order, candidates, vectors, k):
             explain = f"bm25={lexical[i]:.3f} fused={scores[i]:.3f}"
-            if speaker and index.speakers[i] == speaker:
+            if named is not None and named[i]:
                 explain += f" speaker={speaker}"
             results.append(Ranked(ids[i], float(scores[i]), explain))
         return results
