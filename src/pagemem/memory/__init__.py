@@ -1,0 +1,16 @@
+"""The scoped facade every surface talks to: `Memory(path).scope(tenant, user)`."""
+
+from pagemem.memory.archive import Archive
+from pagemem.memory.blocks import DEFAULT_BLOCK_LIMIT, Blocks
+from pagemem.memory.core import Forgetting, Memory, ScopedMemory
+from pagemem.memory.recall import Recall
+
+__all__ = [
+    "DEFAULT_BLOCK_LIMIT",
+    "Archive",
+    "Blocks",
+    "Forgetting",
+    "Memory",
+    "Recall",
+    "ScopedMemory",
+]

@@ -1,0 +1,208 @@
+"""Archival memory: notes worth keeping, searched on demand."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from pagemem.errors import InvalidInputError, NotFoundError
+from pagemem.guard import flags_for
+from pagemem.memory.checks import MAX_K, MAX_SOURCE, aware, choices, positive, tags_of
+from pagemem.models import KINDS, ORIGINS, Hit, Kind, Origin, Record, check_text
+from pagemem.store.base import NewRecord, RecordFilter
+
+if TYPE_CHECKING:
+    from pagemem.memory.core import ScopedMemory
+
+__all__ = ["Archive"]
+
+
+class Archive:
+    """Archival memory: facts worth keeping, searched on demand."""
+
+    def __init__(self, owner: ScopedMemory) -> None:
+        self._owner = owner
+        self._store = owner.memory.store
+
+    def insert(
+        self,
+        text: str,
+        *,
+        source: str = "",
+        origin: Origin = "agent",
+        kind: Kind = "semantic",
+        tags: Iterable[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+        valid_from: datetime | None = None,
+        valid_to: datetime | None = None,
+        actor: str | None = None,
+    ) -> str:
+        """Store a note and return its id. `origin` says who it came from."""
+        record = self._prepare(
+            text,
+            source=source,
+            origin=origin,
+            kind=kind,
+            tags=tags,
+            metadata=metadata,
+            valid_from=valid_from,
+            valid_to=valid_to,
+        )
+        return self._store_all([record], actor or record.origin)[0]
+
+    def insert_many(
+        self, items: Iterable[str | Mapping[str, Any]], *, actor: str | None = None
+    ) -> list[str]:
+        """Store many notes in one transaction, embedded in batches; all or nothing.
+
+        Each item is a text or a mapping of `insert`'s arguments (`text` required).
+        Every item is checked before anything is written.
+        """
+        prepared = []
+        for position, item in enumerate(items):
+            fields = {"text": item} if isinstance(item, str) else dict(item)
+            try:
+                prepared.append(self._prepare(**fields))
+            except TypeError as exc:
+                raise InvalidInputError(f"item {position}: {exc}") from None
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"item {position}: {exc}") from None
+        origin = prepared[0].origin if prepared else "agent"
+        return self._store_all(prepared, actor or origin)
+
+    def _store_all(self, records: list[NewRecord], actor: str) -> list[str]:
+        owner = self._owner
+        stored = self._store.insert_records(owner.scope, records, actor=actor)
+        if stored:
+            owner.memory.ranker.added(owner.scope, stored)
+        return [record.id for record in stored]
+
+    def _prepare(
+        self,
+        text: str,
+        *,
+        source: str = "",
+        origin: Origin = "agent",
+        kind: Kind = "semantic",
+        tags: Iterable[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+        valid_from: datetime | None = None,
+        valid_to: datetime | None = None,
+    ) -> NewRecord:
+        owner = self._owner
+        text, redacted = owner._clean(owner._text(text, "text"), "a note")
+        if not isinstance(source, str) or len(source) > MAX_SOURCE:
+            raise InvalidInputError(f"source must be a string of at most {MAX_SOURCE} characters")
+        check_text(source, "source", max_bytes=4 * MAX_SOURCE, allow_empty=True)
+        (origin_checked,) = choices(origin, ORIGINS, "origin")
+        (kind_checked,) = choices(kind, KINDS, "kind")
+        meta = dict(metadata or {})
+        if redacted:
+            meta["redacted"] = list(redacted)
+        try:
+            json.dumps(meta, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise InvalidInputError(f"metadata must be JSON-serialisable: {exc}") from None
+        now = owner.memory.now()
+        start = aware(valid_from, "valid_from") or now
+        end = aware(valid_to, "valid_to")
+        if end is not None and end <= start:
+            raise InvalidInputError("valid_to must be later than valid_from")
+        return NewRecord(
+            text=text,
+            kind=kind_checked,  # type: ignore[arg-type]
+            origin=origin_checked,  # type: ignore[arg-type]
+            source=source,
+            created_at=now,
+            valid_from=start,
+            valid_to=end,
+            tags=tags_of(tags),
+            metadata=meta,
+            flags=flags_for(text),
+        )
+
+    def get(self, record_id: str) -> Record:
+        record = self._store.get_record(self._owner.scope, str(record_id))
+        if record is None:
+            raise NotFoundError(f"no archival record {record_id!r} in this scope")
+        return record
+
+    def count(self) -> int:
+        return self._store.count_records(self._owner.scope, RecordFilter())
+
+    def search(
+        self,
+        query: str,
+        k: int = 5,
+        *,
+        tags: Iterable[str] | None = None,
+        kinds: Iterable[str] | None = None,
+        origins: Iterable[str] | None = None,
+        source: str | None = None,
+        start: datetime | None = None,
+        end: datetime | None = None,
+    ) -> list[Hit]:
+        """The k best notes for a free-text question, best first."""
+        query = self._owner._text(query, "query", allow_empty=True)
+        where = self._filter(
+            tags=tags, kinds=kinds, origins=origins, source=source, start=start, end=end
+        )
+        scope = self._owner.scope
+        allowed = None if where == RecordFilter() else self._store.filter_record_ids(scope, where)
+        ranked = self._owner.memory.ranker.search(
+            scope, query, positive(k, "k", MAX_K), allowed=allowed, now=self._owner.memory.now()
+        )
+        records = {r.id: r for r in self._store.get_records(scope, [r.id for r in ranked])}
+        # A record deleted by another process since the index was read is skipped.
+        return [
+            Hit(records[r.id], r.score, records[r.id].flags, r.explain)
+            for r in ranked
+            if r.id in records
+        ]
+
+    def delete(self, record_id: str, *, actor: str = "user") -> None:
+        """Remove a note from the table and the text index; history keeps a tombstone."""
+        owner = self._owner
+        if not self._store.delete_record(
+            owner.scope, str(record_id), actor=actor, at=owner.memory.now()
+        ):
+            raise NotFoundError(f"no archival record {record_id!r} in this scope")
+        owner.memory.ranker.removed(owner.scope, str(record_id))
+
+    def list(
+        self,
+        *,
+        limit: int = 100,
+        offset: int = 0,
+        tags: Iterable[str] | None = None,
+        kinds: Iterable[str] | None = None,
+        origins: Iterable[str] | None = None,
+    ) -> list[Record]:
+        """Records in insertion order, filtered like `search`."""
+        if not isinstance(offset, int) or offset < 0:
+            raise InvalidInputError(f"offset must be a whole number >= 0, got {offset!r}")
+        where = self._filter(tags=tags, kinds=kinds, origins=origins)
+        return self._store.list_records(
+            self._owner.scope, where, limit=positive(limit, "limit", 100_000), offset=offset
+        )
+
+    @staticmethod
+    def _filter(
+        *,
+        tags: Iterable[str] | None = None,
+        kinds: Iterable[str] | None = None,
+        origins: Iterable[str] | None = None,
+        source: str | None = None,
+        start: datetime | None = None,
+        end: datetime | None = None,
+    ) -> RecordFilter:
+        return RecordFilter(
+            kinds=choices(kinds, KINDS, "kind"),
+            origins=choices(origins, ORIGINS, "origin"),
+            tags=tags_of(tags),
+            source=source,
+            start=aware(start, "start"),
+            end=aware(end, "end"),
+        )

@@ -1,0 +1,186 @@
+"""The scoped facade every surface talks to: `Memory(path).scope(tenant, user)`.
+
+Surfaces (tools, CLI, servers, the agent) never touch the store directly: this
+package validates input, stamps time and provenance, runs the guard on every
+write, and turns free-text questions into store queries.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Literal
+
+from pagemem.errors import InvalidInputError
+from pagemem.guard import redact
+from pagemem.memory.archive import Archive
+from pagemem.memory.blocks import Blocks
+from pagemem.memory.checks import positive, utc_now
+from pagemem.memory.recall import Recall
+from pagemem.models import HistoryEntry, Message, Record, Scope, check_text
+from pagemem.retrieval.embed import Embedder, OnnxEmbedder
+from pagemem.retrieval.ranker import Ranker, RetrievalConfig
+from pagemem.store.base import Store
+from pagemem.store.sqlite import SQLiteStore
+from pagemem.tokens import TokenCounter, get_counter
+
+__all__ = ["Forgetting", "Memory", "ScopedMemory"]
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+
+
+class Memory:
+    """A memory database: open it once, then work through `scope(...)`.
+
+    `target` is a SQLite path (":memory:" for a throwaway one) or a Store.
+    `tokenizer` is what block caps are counted in.
+    """
+
+    def __init__(
+        self,
+        target: str | Path | Store = ":memory:",
+        *,
+        tokenizer: str | TokenCounter = "o200k_base",
+        clock: Clock | None = None,
+        max_text_bytes: int = 1_048_576,
+        redact_secrets: bool = True,
+        retrieval: RetrievalConfig | None = None,
+        embedder: Embedder | Literal["default"] | None = "default",
+    ) -> None:
+        self.store: Store = SQLiteStore(target) if isinstance(target, str | Path) else target
+        if isinstance(embedder, str):
+            if embedder != "default":
+                raise InvalidInputError(
+                    f"embedder must be 'default', None or an Embedder, got {embedder!r}"
+                )
+            embedder = OnnxEmbedder()
+        self.ranker = Ranker(self.store, retrieval, embedder)
+        self.counter = get_counter(tokenizer)
+        self.clock = clock or utc_now
+        self.max_text_bytes = max_text_bytes
+        self.redact_secrets = redact_secrets
+
+    def scope(self, tenant: str, user: str, agent: str | None = None) -> ScopedMemory:
+        return ScopedMemory(self, Scope(tenant, user, agent))
+
+    def scopes(self, *, tenant: str | None = None) -> list[ScopedMemory]:
+        """Admin: every scope with stored data (for reindexing, export and retention jobs)."""
+        return [ScopedMemory(self, scope) for scope in self.store.list_scopes(tenant=tenant)]
+
+    def forget_tenant(self, tenant: str, *, actor: str = "admin") -> int:
+        """Forget every scope of a tenant; return how many scopes were forgotten."""
+        scopes = self.scopes(tenant=tenant)
+        for me in scopes:
+            me.forget_all(actor=actor)
+        return len(scopes)
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass(frozen=True, slots=True)
+class Forgetting:
+    """What `forget` found (and, when `done`, removed)."""
+
+    phrase: str
+    records: list[Record]
+    messages: list[Message]
+    blocks: list[str]
+    done: bool
+
+
+class ScopedMemory:
+    """One tenant's user's (or agent's) memory: archive, recall, blocks and history."""
+
+    def __init__(self, memory: Memory, scope: Scope) -> None:
+        self.memory = memory
+        self.scope = scope
+        self.archive = Archive(self)
+        self.recall = Recall(self)
+        self.blocks = Blocks(self)
+
+    @property
+    def counter(self) -> TokenCounter:
+        return self.memory.counter
+
+    def forget_all(self, *, actor: str = "user") -> dict[str, int]:
+        """Remove everything stored for this scope: notes, messages, blocks, summary and
+        history (one tombstone stays). Returns how many rows each table lost."""
+        store = self.memory.store
+        counts = store.forget_scope(self.scope, actor=actor, at=self.memory.now())
+        self.memory.ranker.forget(self.scope)
+        store.purge()
+        return counts
+
+    def forget(self, phrase: str, *, confirm: bool = False, actor: str = "user") -> Forgetting:
+        """Everything that mentions `phrase` (any case): previewed, or removed with `confirm`.
+
+        Notes and messages that contain it are deleted; blocks and the running summary
+        have it replaced by "[forgotten]"; history texts that contain it are blanked.
+        A live `Context` of this scope should be re-created afterwards.
+        """
+        phrase = self._text(phrase, "phrase")
+        store = self.memory.store
+        record_ids, message_ids = store.find_text(self.scope, phrase)
+        records = store.get_records(self.scope, record_ids)
+        messages = store.get_messages(self.scope, message_ids)
+        blocks = [b.label for b in self.blocks.list() if phrase.lower() in b.value.lower()]
+        plan = Forgetting(phrase, records, messages, blocks, done=False)
+        if not confirm:
+            return plan
+        at = self.memory.now()
+        for record_id in record_ids:
+            store.delete_record(self.scope, record_id, actor=actor, at=at)
+        store.delete_messages(self.scope, message_ids, actor=actor, at=at)
+        pattern = re.compile(re.escape(phrase), re.IGNORECASE)
+        for label in blocks:
+            block = self.blocks.get(label)
+            self.blocks.set(label, pattern.sub("[forgotten]", block.value), actor=actor)
+        summary, sources = store.get_summary(self.scope)
+        if summary:
+            kept = [source for source in sources if source not in set(message_ids)]
+            store.set_summary(self.scope, pattern.sub("[forgotten]", summary), kept, at=at)
+        store.scrub_history(self.scope, phrase)
+        self.memory.ranker.forget(self.scope)
+        store.purge()
+        return Forgetting(phrase, records, messages, blocks, done=True)
+
+    def reindex(self) -> int:
+        """Embed every note that has no vector of the current model; return how many."""
+        return self.memory.ranker.reindex(self.scope)
+
+    def history(self, target_id: str | None = None, *, limit: int = 1000) -> list[HistoryEntry]:
+        """Every write in this scope, oldest first (optionally for one record or block)."""
+        return self.memory.store.history(
+            self.scope, target_id=target_id, limit=positive(limit, "limit", 100_000)
+        )
+
+    def _clean(self, text: str, what: str) -> tuple[str, tuple[str, ...]]:
+        """Replace secrets before a write; report the kinds (never the values)."""
+        if not self.memory.redact_secrets:
+            return text, ()
+        result = redact(text)
+        if result.changed:
+            log.info("redacted %s from %s in %s", ", ".join(result.kinds), what, self.scope)
+        return result.text, result.kinds
+
+    def _text(self, text: object, what: str, *, allow_empty: bool = False) -> str:
+        return check_text(text, what, max_bytes=self.memory.max_text_bytes, allow_empty=allow_empty)
+
+    def __repr__(self) -> str:
+        return f"<ScopedMemory {self.scope}>"

@@ -1,0 +1,111 @@
+"""Recall memory: every message of the conversation, searchable once evicted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Literal
+
+from pagemem.errors import InvalidInputError
+from pagemem.memory.checks import MAX_K, aware, choices, positive
+from pagemem.models import ROLES, Message, Role
+from pagemem.retrieval.lexical import query_terms
+from pagemem.store.base import MessageFilter
+
+if TYPE_CHECKING:
+    from pagemem.memory.core import ScopedMemory
+
+__all__ = ["Recall"]
+
+
+class Recall:
+    """Every message of the conversation; evicted ones are searchable here."""
+
+    def __init__(self, owner: ScopedMemory) -> None:
+        self._owner = owner
+        self._store = owner.memory.store
+
+    def append(
+        self,
+        role: Role,
+        content: str,
+        *,
+        name: str | None = None,
+        tool_call_id: str | None = None,
+    ) -> Message:
+        """Store a message as part of the live context (not yet recall)."""
+        choices(role, ROLES, "role")
+        content, _ = self._owner._clean(
+            self._owner._text(content, "message content", allow_empty=True), "a message"
+        )
+        return self._store.append_message(
+            self._owner.scope,
+            role=role,
+            content=content,
+            created_at=self._owner.memory.now(),
+            name=name,
+            tool_call_id=tool_call_id,
+        )
+
+    def in_context(self) -> list[Message]:
+        return self._store.context_messages(self._owner.scope)
+
+    def evict(self, message_ids: Sequence[str]) -> list[Message]:
+        """Move messages from the context to recall; return the ones that moved."""
+        scope = self._owner.scope
+        moved = self._store.evict_messages(scope, message_ids, at=self._owner.memory.now())
+        if moved:
+            self._owner.memory.ranker.evicted(scope, moved)
+        return moved
+
+    def count(self) -> int:
+        """How many messages have been paged out to recall."""
+        return self._store.count_messages(self._owner.scope, in_context=False)
+
+    def search(
+        self,
+        query: str,
+        *,
+        roles: Iterable[str] | None = None,
+        start: datetime | None = None,
+        end: datetime | None = None,
+        limit: int = 10,
+        order: Literal["newest", "relevance"] = "newest",
+    ) -> list[Message]:
+        """Evicted messages about the query.
+
+        `order="newest"`: messages that contain a query word, newest first.
+        `order="relevance"`: the archive's hybrid ranking over recall, best first.
+        """
+        query = self._owner._text(query, "query", allow_empty=True)
+        where = MessageFilter(
+            roles=choices(roles, ROLES, "role"),
+            start=aware(start, "start"),
+            end=aware(end, "end"),
+        )
+        limit = positive(limit, "limit", MAX_K)
+        scope = self._owner.scope
+        if order == "newest":
+            return self._store.search_messages(scope, query_terms(query), where, limit=limit)
+        if order != "relevance":
+            raise InvalidInputError(f"order must be 'newest' or 'relevance', got {order!r}")
+        allowed = None if where == MessageFilter() else self._store.filter_message_ids(scope, where)
+        ranked = self._owner.memory.ranker.search(
+            scope, query, limit, collection="recall", allowed=allowed, now=self._owner.memory.now()
+        )
+        found = {m.id: m for m in self._store.get_messages(scope, [r.id for r in ranked])}
+        return [found[r.id] for r in ranked if r.id in found]
+
+    def summary(self) -> str:
+        """The running summary of evicted messages."""
+        return self._store.get_summary(self._owner.scope)[0]
+
+    def summary_sources(self) -> tuple[str, ...]:
+        """Ids of the messages folded into the running summary."""
+        return self._store.get_summary(self._owner.scope)[1]
+
+    def set_summary(self, text: str, sources: Sequence[str]) -> None:
+        text, _ = self._owner._clean(
+            self._owner._text(text, "summary", allow_empty=True), "the summary"
+        )
+        self._store.set_summary(self._owner.scope, text, sources, at=self._owner.memory.now())
