@@ -35,7 +35,9 @@ def test_real_engine_part_pages_and_searches() -> None:
     assert engine[2] == "user asks: 'What is my dog called'; 'Miso' in context? False"
     dog = engine.index("archival_memory_search('dog'):")
     assert engine[dog + 1].startswith("  a1 score=")
-    assert any("origin=web [UNTRUSTED: directive-shaped]" in line for line in engine)
+    held = "quarantined for review (never returned by search): a3 src=web page origin=web"
+    assert any(line.startswith(held) for line in engine)
+    assert not any("a3 score=" in line for line in engine)
     assert any(line.startswith("recall.search('dog'): m3 ") for line in engine)
 
 

@@ -129,7 +129,7 @@ def _textbook(options: DemoOptions) -> list[str]:
     lines.append(f"user asks: {QUESTION!r}; {ANSWER!r} in context? {in_view}")
     if options.summary:
         lines.append(f"'Seattle' in context? {'Seattle' in context.text()} (summary on)")
-    notes = me.archive.list()
+    notes = me.archive.list(quarantined=None)  # the teaching score ranks every stored note
     for query in LOOKUPS:
         if query == "dog" and in_view:
             lines.append(f"archival search for {query!r} not needed: {ANSWER!r} is in the window")
@@ -214,6 +214,11 @@ def _engine(options: DemoOptions) -> list[str]:
         result = dispatch(me, "archival_memory_search", {"query": query, "k": 3})
         lines.append(f"archival_memory_search({query!r}):")
         lines += [f"  {line}" for line in result.text.splitlines()[1:] or [result.text]]
+    for held in me.archive.quarantined():
+        lines.append(
+            f"quarantined for review (never returned by search): {held.id} src={held.source} "
+            f"origin={held.origin} [{', '.join(held.flags)}]"
+        )
     recalled = me.recall.search("dog")
     lines.append(f"recall.search('dog'): {', '.join(f'{m.id} {m.content!r}' for m in recalled)}")
     usage = context.usage()

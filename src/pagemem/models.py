@@ -131,6 +131,7 @@ class Record:
     tags: tuple[str, ...] = ()
     metadata: dict[str, Any] = field(default_factory=dict)
     flags: tuple[str, ...] = ()
+    quarantined: bool = False  # held for review: stored, never returned by search
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,16 +64,30 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
 }
 
 
+_WEIGHTS = {
+    "override": 0.9,
+    "role-play": 0.7,
+    "addressed": 0.6,
+    "hidden-marker": 0.9,
+    "tool-call": 0.7,
+    "exfiltration": 0.8,
+    "concealment": 0.6,
+}
+FLAG_THRESHOLD = 0.5
+
+
 @dataclass(frozen=True, slots=True)
 class DirectiveFinding:
-    """Which families of directive-shaped text matched, and the first span of each."""
+    """Which families of directive-shaped text matched, the first span of each, and a
+    score from 0 (reads as data) to 1 (reads as instructions to the model)."""
 
     families: tuple[str, ...]
     spans: tuple[str, ...]
+    score: float = 0.0
 
     @property
     def flagged(self) -> bool:
-        return bool(self.families)
+        return self.score >= FLAG_THRESHOLD
 
 
 def detect_directives(text: str) -> DirectiveFinding:
@@ -84,9 +98,12 @@ def detect_directives(text: str) -> DirectiveFinding:
         if found:
             families.append(family)
             spans.append(found.group(0))
-    return DirectiveFinding(tuple(families), tuple(spans))
+    clear = 1.0
+    for family in families:
+        clear *= 1.0 - _WEIGHTS[family]
+    return DirectiveFinding(tuple(families), tuple(spans), round(1.0 - clear, 4))
 
 
 def flags_for(text: str) -> tuple[str, ...]:
-    """The flags a note carries from its content alone."""
+    """The flags a note carries from its content alone, at the default threshold."""
     return (DIRECTIVE_FLAG,) if detect_directives(text).flagged else ()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from pagemem.errors import InvalidInputError, NotFoundError
-from pagemem.guard import flags_for
 from pagemem.memory.checks import MAX_K, MAX_SOURCE, aware, choices, positive, tags_of
 from pagemem.models import KINDS, ORIGINS, Hit, Kind, Origin, Record, check_text
 from pagemem.store.base import NewRecord, RecordFilter
@@ -98,9 +98,12 @@ class Archive:
         check_text(source, "source", max_bytes=4 * MAX_SOURCE, allow_empty=True)
         (origin_checked,) = choices(origin, ORIGINS, "origin")
         (kind_checked,) = choices(kind, KINDS, "kind")
+        verdict = owner.memory.trust.judge(text, origin_checked)
         meta = dict(metadata or {})
         if redacted:
             meta["redacted"] = list(redacted)
+        if verdict.families:
+            meta["directive"] = {"score": verdict.score, "families": list(verdict.families)}
         try:
             json.dumps(meta, allow_nan=False)
         except (TypeError, ValueError) as exc:
@@ -120,7 +123,8 @@ class Archive:
             valid_to=end,
             tags=tags_of(tags),
             metadata=meta,
-            flags=flags_for(text),
+            flags=verdict.flags,
+            quarantined=verdict.quarantined,
         )
 
     def get(self, record_id: str) -> Record:
@@ -129,8 +133,9 @@ class Archive:
             raise NotFoundError(f"no archival record {record_id!r} in this scope")
         return record
 
-    def count(self) -> int:
-        return self._store.count_records(self._owner.scope, RecordFilter())
+    def count(self, *, quarantined: bool | None = False) -> int:
+        """How many notes: searchable ones (default), held ones (True) or all (None)."""
+        return self._store.count_records(self._owner.scope, RecordFilter(quarantined=quarantined))
 
     def search(
         self,
@@ -155,21 +160,54 @@ class Archive:
             scope, query, positive(k, "k", MAX_K), allowed=allowed, now=self._owner.memory.now()
         )
         records = {r.id: r for r in self._store.get_records(scope, [r.id for r in ranked])}
-        # A record deleted by another process since the index was read is skipped.
+        # A record deleted or held by another process since the index was read is skipped.
         return [
             Hit(records[r.id], r.score, records[r.id].flags, r.explain)
             for r in ranked
-            if r.id in records
+            if r.id in records and not records[r.id].quarantined
         ]
 
     def delete(self, record_id: str, *, actor: str = "user") -> None:
         """Remove a note from the table and the text index; history keeps a tombstone."""
         owner = self._owner
-        if not self._store.delete_record(
-            owner.scope, str(record_id), actor=actor, at=owner.memory.now()
-        ):
+        record = self.get(record_id)
+        at = owner.memory.now()
+        if not self._store.delete_record(owner.scope, record.id, actor=actor, at=at):
             raise NotFoundError(f"no archival record {record_id!r} in this scope")
-        owner.memory.ranker.removed(owner.scope, str(record_id))
+        if not record.quarantined:
+            owner.memory.ranker.removed(owner.scope, record.id)
+
+    def quarantined(self, *, limit: int = 100, offset: int = 0) -> list[Record]:
+        """Notes held for review (never returned by search), oldest first."""
+        return self.list(limit=limit, offset=offset, quarantined=True)
+
+    def release(self, record_id: str, *, actor: str = "reviewer") -> Record:
+        """A reviewer's verdict that a held note is safe: it becomes searchable, flags kept."""
+        record = self.get(record_id)
+        if not record.quarantined:
+            raise InvalidInputError(f"record {record.id!r} is not quarantined")
+        owner = self._owner
+        released = self._store.set_quarantined(
+            owner.scope, record.id, False, actor=actor, at=owner.memory.now()
+        )
+        if released is None:
+            raise NotFoundError(f"no archival record {record_id!r} in this scope")
+        owner.memory.ranker.added(owner.scope, [released])
+        return released
+
+    def hold(self, record_id: str, *, actor: str = "reviewer") -> Record:
+        """Quarantine a searchable note by hand: it stays stored, search stops returning it."""
+        record = self.get(record_id)
+        if record.quarantined:
+            raise InvalidInputError(f"record {record.id!r} is already quarantined")
+        owner = self._owner
+        held = self._store.set_quarantined(
+            owner.scope, record.id, True, actor=actor, at=owner.memory.now()
+        )
+        if held is None:
+            raise NotFoundError(f"no archival record {record_id!r} in this scope")
+        owner.memory.ranker.removed(owner.scope, record.id)
+        return held
 
     def list(
         self,
@@ -179,11 +217,16 @@ class Archive:
         tags: Iterable[str] | None = None,
         kinds: Iterable[str] | None = None,
         origins: Iterable[str] | None = None,
+        quarantined: bool | None = False,
     ) -> list[Record]:
-        """Records in insertion order, filtered like `search`."""
+        """Records in insertion order, filtered like `search`; `quarantined=True` lists the
+        held ones instead, `None` both."""
         if not isinstance(offset, int) or offset < 0:
             raise InvalidInputError(f"offset must be a whole number >= 0, got {offset!r}")
+        if quarantined not in (True, False, None):
+            raise InvalidInputError(f"quarantined must be True, False or None, not {quarantined!r}")
         where = self._filter(tags=tags, kinds=kinds, origins=origins)
+        where = replace(where, quarantined=quarantined)
         return self._store.list_records(
             self._owner.scope, where, limit=positive(limit, "limit", 100_000), offset=offset
         )

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 from pagemem.errors import InvalidInputError
-from pagemem.guard import redact
+from pagemem.guard import TrustPolicy, redact
 from pagemem.memory.archive import Archive
 from pagemem.memory.blocks import Blocks
 from pagemem.memory.checks import positive, utc_now
@@ -51,6 +51,7 @@ class Memory:
         max_text_bytes: int = 1_048_576,
         redact_secrets: bool = True,
         retrieval: RetrievalConfig | None = None,
+        trust: TrustPolicy | None = None,
         embedder: Embedder | Literal["default"] | None = "default",
     ) -> None:
         self.store: Store = SQLiteStore(target) if isinstance(target, str | Path) else target
@@ -60,7 +61,8 @@ class Memory:
                     f"embedder must be 'default', None or an Embedder, got {embedder!r}"
                 )
             embedder = OnnxEmbedder()
-        self.ranker = Ranker(self.store, retrieval, embedder)
+        self.trust = trust or TrustPolicy()
+        self.ranker = Ranker(self.store, retrieval, embedder, self.trust)
         self.counter = get_counter(tokenizer)
         self.clock = clock or utc_now
         self.max_text_bytes = max_text_bytes

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from datetime import datetime
 
 import numpy as np
 import numpy.typing as npt
 
 from pagemem.errors import InvalidInputError
+from pagemem.guard.policy import TrustPolicy
 from pagemem.models import Message, Record, Scope
 from pagemem.retrieval.analysis import Analyzer
 from pagemem.retrieval.bm25 import BM25, Column, FloatArray
@@ -49,9 +50,6 @@ class RetrievalConfig:
     duplicate_cosine: float = 0.97  # a hit this close to a better one is dropped (1: keep all)
     ann_threshold: float = 200_000  # live notes in a scope from which HNSW picks candidates
     ann_candidates: float = 1000  # how many HNSW neighbours are scored exactly
-    origin_weights: dict[str, float] = field(
-        default_factory=lambda: {"user": 1.0, "agent": 1.0, "system": 1.0, "tool": 0.8, "web": 0.7}
-    )
 
     @classmethod
     def with_overrides(cls, settings: Iterable[str]) -> RetrievalConfig:
@@ -66,7 +64,7 @@ class RetrievalConfig:
                 values[name] = float(raw)
             except ValueError:
                 raise InvalidInputError(f"{name} needs a number, got {raw!r}") from None
-        return cls(**values)  # type: ignore[arg-type]
+        return cls(**values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,18 +79,18 @@ class Ranked:
 class _ScopeIndex:
     """What ranking needs about every note of one scope, in insertion order."""
 
-    def __init__(self, config: RetrievalConfig, dim: int) -> None:
+    def __init__(self, config: RetrievalConfig, dim: int, trust: TrustPolicy) -> None:
         self.bm25 = BM25(config.k1, config.b)
         self.vectors = VectorSet(
             dim,
             ann_threshold=int(config.ann_threshold),
             ann_candidates=int(config.ann_candidates),
         )
-        self.origin_weights = config.origin_weights
+        self.trust = trust
         self.ids: list[str] = []
         self.position: dict[str, int] = {}
         self.times = Column(np.float64)
-        self.weights = Column(np.float64)  # trust of each note's origin
+        self.weights = Column(np.float64)  # trust of each note: its origin and flags
         self.speaker_codes = Column(np.int64)  # index into speaker_names, -1: none
         self.speaker_names: dict[str, int] = {}
         self.revision = -1
@@ -103,7 +101,7 @@ class _ScopeIndex:
         self.ids.append(row.id)
         self.position[row.id] = doc
         self.times.append(row.created_at)
-        self.weights.append(self.origin_weights.get(row.origin, 1.0))
+        self.weights.append(self.trust.weight(row.origin, row.flags))
         name = row.speaker.lower() if row.speaker else ""
         code = self.speaker_names.setdefault(name, len(self.speaker_names)) if name else -1
         self.speaker_codes.append(code)
@@ -123,9 +121,11 @@ class Ranker:
         store: Store,
         config: RetrievalConfig | None = None,
         embedder: Embedder | None = None,
+        trust: TrustPolicy | None = None,
     ) -> None:
         self.store = store
         self.config = config or RetrievalConfig()
+        self.trust = trust or TrustPolicy()
         self.embedder = embedder
         self.analyzer = Analyzer()
         self._indexes: dict[tuple[Scope, Collection], _ScopeIndex] = {}
@@ -142,7 +142,7 @@ class Ranker:
         revision = self.store.revision(scope, collection)
         index = self._indexes.get((scope, collection))
         if index is None or index.revision != revision:
-            index = _ScopeIndex(self.config, self.embedder.dim if self.embedder else 1)
+            index = _ScopeIndex(self.config, self.embedder.dim if self.embedder else 1, self.trust)
             model = self.embedder.model_id if self.embedder else None
             after = 0
             while page := self.store.index_rows(
@@ -197,8 +197,11 @@ class Ranker:
         return found
 
     def added(self, scope: Scope, records: Sequence[Record]) -> None:
-        """Called after this process inserted records: embed them and index them."""
-        self._grow(scope, "records", [_row(record) for record in records])
+        """Called after this process inserted (or released) records: embed and index them.
+        Quarantined records are not searchable and are skipped."""
+        rows = [_row(record) for record in records if not record.quarantined]
+        if rows:
+            self._grow(scope, "records", rows)
 
     def evicted(self, scope: Scope, messages: Sequence[Message]) -> None:
         """Called after this process moved messages to recall: embed and index them."""
@@ -437,4 +440,5 @@ def _row(record: Record) -> IndexRow:
         created_at=record.created_at.timestamp(),
         origin=record.origin,
         speaker=speaker if isinstance(speaker, str) else None,
+        flags=record.flags,
     )

@@ -31,6 +31,7 @@ class IndexRow:
     origin: str
     speaker: str | None
     vector: bytes | None = None  # the stored vector of the model asked for, if any
+    flags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,7 @@ class NewRecord:
     tags: tuple[str, ...]
     metadata: dict[str, Any]
     flags: tuple[str, ...]
+    quarantined: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,7 @@ class RecordFilter:
     source: str | None = None  # exact source text
     start: datetime | None = None  # created_at >= start
     end: datetime | None = None  # created_at < end
+    quarantined: bool | None = False  # False: searchable notes; True: held ones; None: all
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +126,14 @@ class Store(Protocol):
     ) -> None: ...
 
     def revision(self, scope: Scope, collection: Collection = "records") -> int:
-        """A number that changes whenever the collection gains or loses an item."""
+        """A number that changes whenever the collection gains or loses an item
+        (quarantined records are not part of the searchable collection)."""
+        ...
+
+    def set_quarantined(
+        self, scope: Scope, record_id: str, held: bool, *, actor: str, at: datetime
+    ) -> Record | None:
+        """Hold a record for review or release it; None if it does not exist."""
         ...
 
     # messages: in context until evicted, then searchable as recall

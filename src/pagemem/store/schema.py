@@ -152,4 +152,8 @@ MIGRATIONS: list[str] = [
     CREATE INDEX records_scope_rows ON records (tenant_id, user_id, agent_id);
     CREATE INDEX messages_scope_rows ON messages (tenant_id, user_id, agent_id, in_context);
     """,
+    # 7: quarantine: a held record is stored and listed for review, never searched
+    """
+    ALTER TABLE records ADD COLUMN quarantined INTEGER NOT NULL DEFAULT 0;
+    """,
 ]

@@ -145,7 +145,7 @@ class SQLiteStore:
                 cursor = conn.execute(
                     "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, "
                     "kind, origin, source, created_at, valid_from, valid_to, tags, metadata, "
-                    "flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "flags, quarantined) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         *_key(scope),
                         record_id,
@@ -160,6 +160,7 @@ class SQLiteStore:
                         json.dumps(list(record.tags)),
                         json.dumps(record.metadata),
                         json.dumps(list(record.flags)),
+                        int(record.quarantined),
                     ),
                 )
                 conn.executemany(
@@ -191,9 +192,10 @@ class SQLiteStore:
                         tags=record.tags,
                         metadata=record.metadata,
                         flags=record.flags,
+                        quarantined=record.quarantined,
                     )
                 )
-            self._bump_revision(conn, scope, len(records))
+            self._bump_revision(conn, scope, sum(not r.quarantined for r in records))
         return stored
 
     def get_record(self, scope: Scope, record_id: str) -> Record | None:
@@ -231,9 +233,11 @@ class SQLiteStore:
         model_id: str | None = None,
     ) -> list[IndexRow]:
         if collection == "records":
-            columns = "t.text, t.origin, json_extract(t.metadata, '$.speaker')"
+            columns = "t.text, t.origin, json_extract(t.metadata, '$.speaker'), t.flags"
         else:  # a message's origin follows its role; messages have no speaker metadata
-            columns = "t.content, CASE t.role WHEN 'assistant' THEN 'agent' ELSE t.role END, NULL"
+            columns = (
+                "t.content, CASE t.role WHEN 'assistant' THEN 'agent' ELSE t.role END, NULL, '[]'"
+            )
         table, vectors, key, _, extra, _ = _COLLECTIONS[collection]
         rows = self._read(
             f"SELECT t.pk, t.id, {columns}, (julianday(t.created_at) - 2440587.5) * 86400.0, "
@@ -246,10 +250,11 @@ class SQLiteStore:
                 pk=row[0],
                 id=row[1],
                 text=row[2],
-                created_at=row[5],
+                created_at=row[6],
                 origin=row[3],
                 speaker=row[4] if isinstance(row[4], str) else None,
-                vector=row[6],
+                vector=row[7],
+                flags=tuple(json.loads(row[5])),
             )
             for row in rows
         ]
@@ -320,12 +325,13 @@ class SQLiteStore:
     def delete_record(self, scope: Scope, record_id: str, *, actor: str, at: datetime) -> bool:
         with self._write() as conn:
             deleted = conn.execute(
-                f"DELETE FROM records WHERE {_SCOPE_SQL} AND id = ? RETURNING pk",
+                f"DELETE FROM records WHERE {_SCOPE_SQL} AND id = ? RETURNING quarantined",
                 (*_key(scope), record_id),
             ).fetchone()
             if deleted is None:
                 return False
-            self._bump_revision(conn, scope)
+            if not deleted[0]:  # a held record was never part of the searchable collection
+                self._bump_revision(conn, scope)
             # The history keeps that the record existed, never what it said.
             conn.execute(
                 f"UPDATE history SET before = NULL, after = NULL "
@@ -344,6 +350,30 @@ class SQLiteStore:
                 actor=actor,
             )
         return True
+
+    def set_quarantined(
+        self, scope: Scope, record_id: str, held: bool, *, actor: str, at: datetime
+    ) -> Record | None:
+        with self._write() as conn:
+            changed = conn.execute(
+                f"UPDATE records SET quarantined = ? WHERE {_SCOPE_SQL} AND id = ? "
+                "AND quarantined != ? RETURNING pk",
+                (int(held), *_key(scope), record_id, int(held)),
+            ).fetchone()
+            if changed is not None:
+                self._bump_revision(conn, scope)
+                self._log(
+                    conn,
+                    scope,
+                    at=at,
+                    op="quarantine" if held else "release",
+                    target="record",
+                    target_id=record_id,
+                    before=None,
+                    after=None,
+                    actor=actor,
+                )
+        return self.get_record(scope, record_id)
 
     # messages
 

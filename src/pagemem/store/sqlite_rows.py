@@ -16,7 +16,7 @@ _TS = "%Y-%m-%dT%H:%M:%S.%fZ"
 _SCOPE_SQL = "tenant_id = ? AND user_id = ? AND agent_id = ?"
 _RECORD_COLUMNS = (
     "r.tenant_id, r.user_id, r.agent_id, r.id, r.text, r.kind, r.origin, r.source, "
-    "r.created_at, r.valid_from, r.valid_to, r.tags, r.metadata, r.flags"
+    "r.created_at, r.valid_from, r.valid_to, r.tags, r.metadata, r.flags, r.quarantined"
 )
 _MESSAGE_COLUMNS = (
     "m.id, m.role, m.content, m.created_at, m.seq, m.name, m.tool_call_id, m.in_context, "
@@ -37,7 +37,14 @@ def _dt(value: str | None) -> datetime | None:
 # collection -> (table, vector table, vector key column, text column, extra condition,
 #                revision column)
 _COLLECTIONS: dict[str, tuple[str, str, str, str, str, str]] = {
-    "records": ("records", "vectors", "record_pk", "text", "", "record_revision"),
+    "records": (
+        "records",
+        "vectors",
+        "record_pk",
+        "text",
+        " AND t.quarantined = 0",
+        "record_revision",
+    ),
     "recall": (
         "messages",
         "message_vectors",
@@ -77,6 +84,7 @@ def _record(row: sqlite3.Row) -> Record:
         tags=tuple(json.loads(row["tags"])),
         metadata=json.loads(row["metadata"]),
         flags=tuple(json.loads(row["flags"])),
+        quarantined=bool(row["quarantined"]),
     )
 
 
@@ -109,7 +117,8 @@ def _scoped(alias: str) -> str:
 
 
 def _record_where(scope: Scope, where: RecordFilter) -> tuple[str, list[Any]]:
-    parts, params = [_scoped("r")], list(_key(scope))
+    parts = [_scoped("r")]
+    params: list[Any] = list(_key(scope))
     for column, values in (("kind", where.kinds), ("origin", where.origins)):
         if values:
             parts.append(f"r.{column} IN ({', '.join('?' * len(values))})")
@@ -129,6 +138,9 @@ def _record_where(scope: Scope, where: RecordFilter) -> tuple[str, list[Any]]:
     if where.end is not None:
         parts.append("r.created_at < ?")
         params.append(_ts(where.end))
+    if where.quarantined is not None:
+        parts.append("r.quarantined = ?")
+        params.append(int(where.quarantined))
     return " AND ".join(parts), params
 
 

@@ -1,0 +1,123 @@
+"""Trust per origin: what happens to a note that reads like instructions, by who wrote it.
+
+Every note is scored by the directive detector when it is written. The policy
+then decides, per origin, whether a directive-shaped note is only flagged,
+flagged and down-ranked, or quarantined (stored and listed for review, never
+returned by search). Notes from tools and web pages weigh less in ranking
+whatever they say, and their directive threshold is lower: the user is trusted
+to talk about instructions; a scraped page is not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal, get_args
+
+from pagemem.errors import InvalidInputError
+from pagemem.guard.directives import DIRECTIVE_FLAG, detect_directives
+
+__all__ = [
+    "ACTIONS",
+    "UNTRUSTED_FLAG",
+    "Action",
+    "OriginRule",
+    "TrustPolicy",
+    "Verdict",
+]
+
+Action = Literal["flag", "downrank", "quarantine"]
+ACTIONS: tuple[str, ...] = get_args(Action)
+
+UNTRUSTED_FLAG = "untrusted-origin"
+_UNTRUSTED = ("tool", "web")
+
+
+@dataclass(frozen=True, slots=True)
+class OriginRule:
+    """How notes of one origin are treated.
+
+    `threshold`: directive score (0-1) from which a note counts as directive-shaped.
+    `action`: what a directive-shaped note gets beyond its flag.
+    `weight`: ranking multiplier for every note of the origin.
+    `downrank`: extra multiplier for directive-shaped notes when `action` is "downrank".
+    """
+
+    action: Action = "flag"
+    threshold: float = 0.5
+    weight: float = 1.0
+    downrank: float = 0.2
+
+    def __post_init__(self) -> None:
+        if self.action not in ACTIONS:
+            raise InvalidInputError(
+                f"unknown action {self.action!r}; expected one of {', '.join(ACTIONS)}"
+            )
+        for name in ("threshold", "weight", "downrank"):
+            value = getattr(self, name)
+            if not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
+                raise InvalidInputError(f"{name} must be a number from 0 to 1, got {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the policy made of one note: its flags, score and whether it is held."""
+
+    flags: tuple[str, ...]
+    score: float
+    families: tuple[str, ...]
+    quarantined: bool
+
+
+def _default_rules() -> dict[str, OriginRule]:
+    return {
+        "user": OriginRule("flag", 0.5, 1.0),
+        "agent": OriginRule("flag", 0.5, 1.0),
+        "system": OriginRule("flag", 0.5, 1.0),
+        "tool": OriginRule("quarantine", 0.3, 0.8),
+        "web": OriginRule("quarantine", 0.3, 0.7),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class TrustPolicy:
+    """Rules by origin; an origin without a rule is treated like "web"."""
+
+    rules: Mapping[str, OriginRule] = field(default_factory=_default_rules)
+
+    @classmethod
+    def uniform(cls, action: Action) -> TrustPolicy:
+        """The default thresholds and weights with one action for every origin."""
+        return cls(
+            {
+                origin: OriginRule(action, rule.threshold, rule.weight, rule.downrank)
+                for origin, rule in _default_rules().items()
+            }
+        )
+
+    def rule(self, origin: str) -> OriginRule:
+        return self.rules.get(origin) or self.rules.get("web") or OriginRule("quarantine", 0.3)
+
+    def judge(self, text: str, origin: str) -> Verdict:
+        """Score a note on write: flags it carries and whether it is quarantined."""
+        rule = self.rule(origin)
+        finding = detect_directives(text)
+        directive = finding.score >= rule.threshold
+        flags: list[str] = []
+        if directive:
+            flags.append(DIRECTIVE_FLAG)
+        if origin in _UNTRUSTED:
+            flags.append(UNTRUSTED_FLAG)
+        return Verdict(
+            tuple(flags),
+            finding.score,
+            finding.families,
+            quarantined=directive and rule.action == "quarantine",
+        )
+
+    def weight(self, origin: str, flags: tuple[str, ...]) -> float:
+        """Ranking multiplier of a note, from its origin and the flags it was stored with."""
+        rule = self.rule(origin)
+        if rule.action == "downrank" and DIRECTIVE_FLAG in flags:
+            return rule.weight * rule.downrank
+        return rule.weight
