@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from pagemem import MEMORY_TOOLS, Memory, ScopedMemory, anthropic_tools, dispatch, openai_tools
-from pagemem.tools import CallContext
+from pagemem.tools import ApprovalRequest, CallContext, Param, Tool
 
 NAMES = [
     "core_memory_append",
@@ -196,3 +196,70 @@ def test_unexpected_failure_is_contained(
     result = dispatch(wme, "archival_memory_search", {"query": "dog"})
     assert not result.ok
     assert result.text == "error: archival_memory_search failed unexpectedly (OSError)"
+
+
+# side-effecting tools go through approval
+
+
+def _send_email_tool(sent: list[dict[str, Any]]) -> Tool:
+    def run(me: ScopedMemory, args: dict[str, Any], ctx: CallContext) -> str:
+        sent.append(args)
+        return f"sent to {args['to']}"
+
+    params = (Param("to", "string", "Recipient."), Param("body", "string", "Text."))
+    return Tool("send_email", "Send an email.", params, run, side_effecting=True)
+
+
+def test_side_effecting_tool_is_refused_without_an_approver(wme: ScopedMemory) -> None:
+    sent: list[dict[str, Any]] = []
+    tools = (*MEMORY_TOOLS, _send_email_tool(sent))
+    result = dispatch(wme, "send_email", {"to": "a@example.com", "body": "hi"}, tools=tools)
+    assert not result.ok
+    assert "needs approval; no approver is configured" in result.text
+    assert sent == []
+
+
+def test_approver_sees_the_call_and_the_untrusted_notes_behind_it(wme: ScopedMemory) -> None:
+    wme.archive.insert("Dogs need two walks a day", source="web page", origin="web")
+    wme.archive.insert("Priya's dog is Miso", origin="user")
+    search = dispatch(wme, "archival_memory_search", {"query": "dog walks"})
+    assert search.untrusted == ("a1",)
+    sent: list[dict[str, Any]] = []
+    asked: list[ApprovalRequest] = []
+
+    def approve(request: ApprovalRequest) -> bool:
+        asked.append(request)
+        return not request.untrusted
+
+    tools = (*MEMORY_TOOLS, _send_email_tool(sent))
+    args = {"to": "a@example.com", "body": "walk the dog"}
+    tainted = CallContext(untrusted=search.untrusted)
+    refused = dispatch(wme, "send_email", args, tools=tools, context=tainted, approve=approve)
+    assert not refused.ok
+    assert "was not approved" in refused.text
+    assert asked[0] == ApprovalRequest("send_email", args, wme.scope, ("a1",))
+    clean = dispatch(wme, "send_email", args, tools=tools, approve=approve)
+    assert clean.ok
+    assert sent == [args]
+
+
+def test_an_approver_that_fails_says_no(wme: ScopedMemory) -> None:
+    sent: list[dict[str, Any]] = []
+
+    def broken(request: ApprovalRequest) -> bool:
+        raise RuntimeError("approval service down")
+
+    tools = (_send_email_tool(sent),)
+    result = dispatch(wme, "send_email", {"to": "x", "body": "y"}, tools=tools, approve=broken)
+    assert not result.ok
+    assert sent == []
+
+
+def test_bad_arguments_are_refused_before_approval_is_asked(wme: ScopedMemory) -> None:
+    asked: list[ApprovalRequest] = []
+    tools = (_send_email_tool([]),)
+    result = dispatch(
+        wme, "send_email", {"to": 3}, tools=tools, approve=lambda r: asked.append(r) is None
+    )
+    assert not result.ok
+    assert asked == []
