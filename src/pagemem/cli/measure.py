@@ -1,0 +1,179 @@
+"""`pagemem bench` and `pagemem eval`: measurements through the public API."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from pagemem.errors import PagememError
+
+__all__ = ["bench", "eval_group"]
+
+
+@click.command()
+@click.option(
+    "--sizes",
+    default="10000,100000",
+    show_default=True,
+    help="Comma-separated note counts, e.g. 10000,100000,1000000.",
+)
+@click.option(
+    "--layout",
+    "layouts",
+    type=click.Choice(["one", "spread"]),
+    multiple=True,
+    help="one scope, or spread over 1,000 scopes (default: both).",
+)
+@click.option(
+    "--engine",
+    "engines",
+    type=click.Choice(["hybrid", "bm25"]),
+    multiple=True,
+    help="hybrid (default search) and/or plain BM25 (default: both).",
+)
+@click.option(
+    "--queries",
+    type=click.IntRange(min=10),
+    default=200,
+    show_default=True,
+    help="Searches timed per configuration.",
+)
+@click.option(
+    "--dir",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where the temporary databases go (default: the system temp folder).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def bench(
+    sizes: str,
+    layouts: tuple[str, ...],
+    engines: tuple[str, ...],
+    queries: int,
+    folder: Path | None,
+    as_json: bool,
+) -> None:
+    """Insert throughput, search p50/p95 and peak RSS, hybrid next to plain BM25."""
+    from dataclasses import asdict
+
+    from pagemem import bench as benchmark
+
+    try:
+        counts = [int(part) for part in sizes.split(",") if part.strip()]
+    except ValueError as exc:
+        raise click.BadParameter(f"not a list of numbers: {sizes!r}", param_hint="--sizes") from exc
+    if not counts or min(counts) < 1000:
+        raise click.BadParameter("sizes must be at least 1000 notes", param_hint="--sizes")
+    if not as_json:
+        click.echo(benchmark.table([]))
+    results = benchmark.run_bench(
+        counts,
+        layouts=layouts or benchmark.LAYOUTS,
+        engines=engines or benchmark.ENGINES,
+        queries=queries,
+        folder=str(folder) if folder else None,
+        report=None if as_json else lambda r: click.echo(benchmark.row(r)),
+    )
+    if as_json:
+        click.echo(json.dumps([asdict(r) for r in results], indent=2))
+
+
+@click.group(name="eval")
+def eval_group() -> None:
+    """Benchmarks measured through the public API."""
+
+
+@eval_group.command(name="locomo")
+@click.option(
+    "--data",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    required=True,
+    help="Path to locomo10.json (CC BY-NC 4.0; not shipped).",
+)
+@click.option(
+    "--split",
+    type=click.Choice(["dev", "held-out", "both"]),
+    default="both",
+    show_default=True,
+    help="dev: conv-26..44 (tune here); held-out: conv-47..50.",
+)
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Keep the memory in this SQLite file instead of in memory.",
+)
+@click.option(
+    "--set",
+    "settings",
+    multiple=True,
+    metavar="KNOB=VALUE",
+    help="Override a retrieval knob, e.g. --set neighbour_weight=0 (repeatable).",
+)
+@click.option(
+    "--dense/--no-dense",
+    default=True,
+    show_default=True,
+    help="Fuse in the bundled embedding model (off: BM25 only).",
+)
+@click.option(
+    "--target",
+    type=click.Choice(["archive", "recall"]),
+    default="archive",
+    show_default=True,
+    help="archive: notes via archive.search; recall: paged-out messages via "
+    "recall.search(order='relevance').",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
+def eval_locomo(
+    data: Path,
+    split: str,
+    db: Path | None,
+    settings: tuple[str, ...],
+    dense: bool,
+    target: str,
+    as_json: bool,
+) -> None:
+    """Recall@1/5/10/20 and MRR of evidence turns for LoCoMo questions (categories 1-4)."""
+    from pagemem.eval import locomo
+    from pagemem.memory import Memory
+    from pagemem.retrieval.ranker import RetrievalConfig
+
+    try:
+        config = RetrievalConfig.with_overrides(settings)
+    except PagememError as exc:
+        raise click.BadParameter(str(exc), param_hint="--set") from exc
+
+    try:
+        conversations = {c.sample_id: c for c in locomo.load(data)}
+    except PagememError as exc:
+        raise click.ClickException(str(exc)) from exc
+    splits = {"dev": locomo.DEV, "held-out": locomo.HELD_OUT}
+    chosen = list(splits) if split == "both" else [split]
+    results = {}
+    memory = Memory(
+        db if db is not None else ":memory:",
+        retrieval=config,
+        embedder="default" if dense else None,
+    )
+    for name in chosen:
+        picked = [conversations[s] for s in splits[name] if s in conversations]
+        total = sum(len(c.questions) for c in picked)
+        with click.progressbar(length=total, label=f"LoCoMo {name}", file=sys.stderr) as bar:
+            board = locomo.evaluate(
+                picked,
+                memory=memory,
+                target="recall" if target == "recall" else "archive",
+                progress=bar.update,
+            )
+        results[name] = board
+        if not as_json:
+            click.echo(board.table(f"{name} ({', '.join(c.sample_id for c in picked)})"))
+            click.echo("")
+    memory.close()
+    if as_json:
+        click.echo(json.dumps({name: board.as_dict() for name, board in results.items()}, indent=2))
