@@ -20,6 +20,7 @@ __all__ = [
     "Message",
     "Origin",
     "Record",
+    "RetentionRule",
     "Role",
     "Scope",
     "check_text",
@@ -156,3 +157,35 @@ class HistoryEntry:
     before: str | None
     after: str | None
     actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class RetentionRule:
+    """Delete what is older than `max_age_days`: archival notes (optionally only those of
+    some origins) or evicted messages. Messages still in the context are never expired."""
+
+    what: Literal["notes", "messages"]
+    max_age_days: float
+    origins: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.what not in ("notes", "messages"):
+            raise InvalidInputError(
+                f"retention applies to 'notes' or 'messages', not {self.what!r}"
+            )
+        age = self.max_age_days
+        if isinstance(age, bool) or not isinstance(age, int | float) or not 0 < age <= 36_500:
+            raise InvalidInputError(f"max_age_days must be from 0 to 36500 days, got {age!r}")
+        if isinstance(self.origins, str) or not isinstance(self.origins, tuple):
+            raise InvalidInputError("origins must be a tuple of origin names")
+        for origin in self.origins:
+            if origin not in ORIGINS:
+                raise InvalidInputError(
+                    f"unknown origin {origin!r}; expected one of {', '.join(ORIGINS)}"
+                )
+        if self.origins and self.what == "messages":
+            raise InvalidInputError("origins apply to notes only")
+
+    def __str__(self) -> str:
+        whose = f" from {'/'.join(self.origins)}" if self.origins else ""
+        return f"{self.what}{whose} older than {self.max_age_days:g} days"

@@ -4,13 +4,18 @@ from pagemem.memory.archive import Archive
 from pagemem.memory.blocks import DEFAULT_BLOCK_LIMIT, Blocks
 from pagemem.memory.core import Forgetting, Memory, ScopedMemory
 from pagemem.memory.recall import Recall
+from pagemem.memory.retention import Expired, Retention
+from pagemem.memory.transfer import Imported
 
 __all__ = [
     "DEFAULT_BLOCK_LIMIT",
     "Archive",
     "Blocks",
+    "Expired",
     "Forgetting",
+    "Imported",
     "Memory",
     "Recall",
+    "Retention",
     "ScopedMemory",
 ]

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_BLOCK_LIMIT", "Blocks"]
 
 DEFAULT_BLOCK_LIMIT = 2000
-_LABEL = re.compile(r"^[a-z][a-z0-9_\-]{0,63}$")
+LABEL_PATTERN = re.compile(r"^[a-z][a-z0-9_\-]{0,63}$")
 
 
 class Blocks:
@@ -100,7 +100,7 @@ class Blocks:
 
     @staticmethod
     def _label(label: object) -> str:
-        if not isinstance(label, str) or not _LABEL.match(label):
+        if not isinstance(label, str) or not LABEL_PATTERN.match(label):
             raise InvalidInputError(
                 f"block label {label!r} must be 1-64 lowercase letters, digits, '_' or '-', "
                 "starting with a letter"

@@ -7,13 +7,14 @@ write, and turns free-text questions into store queries.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
+from typing import IO, Any, Literal
 
 from pagemem.errors import InvalidInputError
 from pagemem.guard import TrustPolicy, redact
@@ -21,6 +22,8 @@ from pagemem.memory.archive import Archive
 from pagemem.memory.blocks import Blocks
 from pagemem.memory.checks import positive, utc_now
 from pagemem.memory.recall import Recall
+from pagemem.memory.retention import Expired, Retention
+from pagemem.memory.transfer import Imported, export_scope, import_scope
 from pagemem.models import HistoryEntry, Message, Record, Scope, check_text
 from pagemem.retrieval.embed import Embedder, OnnxEmbedder
 from pagemem.retrieval.ranker import Ranker, RetrievalConfig
@@ -82,6 +85,15 @@ class Memory:
             me.forget_all(actor=actor)
         return len(scopes)
 
+    def apply_retention(self, *, tenant: str | None = None) -> dict[Scope, Expired]:
+        """Apply every scope's retention rules now; the scopes that lost something."""
+        done = {}
+        for me in self.scopes(tenant=tenant):
+            expired = me.retention.apply()
+            if expired:
+                done[me.scope] = expired
+        return done
+
     def now(self) -> datetime:
         return self.clock()
 
@@ -115,6 +127,7 @@ class ScopedMemory:
         self.archive = Archive(self)
         self.recall = Recall(self)
         self.blocks = Blocks(self)
+        self.retention = Retention(self)
 
     @property
     def counter(self) -> TokenCounter:
@@ -161,6 +174,25 @@ class ScopedMemory:
         self.memory.ranker.forget(self.scope)
         store.purge()
         return Forgetting(phrase, records, messages, blocks, done=True)
+
+    def export(self) -> Iterator[dict[str, Any]]:
+        """Everything stored for this scope, as JSON-ready lines (header first)."""
+        return export_scope(self)
+
+    def export_jsonl(self, out: IO[str]) -> int:
+        """Write the export as JSON lines; return how many lines."""
+        count = 0
+        for line in self.export():
+            out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            count += 1
+        return count
+
+    def restore(
+        self, lines: Iterable[str | Mapping[str, Any]], *, actor: str = "import"
+    ) -> Imported:
+        """Import an export (JSON lines or parsed dicts) into this scope, which must be
+        empty. All or nothing; secrets are redacted and notes judged again."""
+        return import_scope(self, lines, actor=actor)
 
     def reindex(self) -> int:
         """Embed every note that has no vector of the current model; return how many."""

@@ -12,9 +12,27 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
-from pagemem.models import Block, HistoryEntry, Kind, Message, Origin, Record, Role, Scope
+from pagemem.models import (
+    Block,
+    HistoryEntry,
+    Kind,
+    Message,
+    Origin,
+    Record,
+    RetentionRule,
+    Role,
+    Scope,
+)
 
-__all__ = ["Collection", "IndexRow", "MessageFilter", "NewRecord", "RecordFilter", "Store"]
+__all__ = [
+    "Collection",
+    "IndexRow",
+    "MessageFilter",
+    "NewRecord",
+    "RecordFilter",
+    "ScopeDump",
+    "Store",
+]
 
 # What a search index covers: archival records, or evicted messages (recall).
 Collection = Literal["records", "recall"]
@@ -73,6 +91,19 @@ class MessageFilter:
     end: datetime | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ScopeDump:
+    """Everything one scope holds, as export writes it and import restores it."""
+
+    records: Sequence[Record]
+    messages: Sequence[Message]
+    blocks: Sequence[Block]
+    summary: str
+    summary_sources: tuple[str, ...]
+    history: Sequence[HistoryEntry]
+    retention: Sequence[RetentionRule]
+
+
 class Store(Protocol):
     """A scoped, durable home for records, messages, blocks, summaries and history."""
 
@@ -90,6 +121,12 @@ class Store(Protocol):
     ) -> list[Record]: ...
     def count_records(self, scope: Scope, where: RecordFilter) -> int: ...
     def delete_record(self, scope: Scope, record_id: str, *, actor: str, at: datetime) -> bool: ...
+    def delete_records(
+        self, scope: Scope, record_ids: Sequence[str], *, actor: str, at: datetime
+    ) -> int:
+        """Delete these records in one transaction, a tombstone each; return how many."""
+        ...
+
     def get_records(self, scope: Scope, record_ids: Sequence[str]) -> list[Record]: ...
     def index_rows(
         self,
@@ -211,6 +248,14 @@ class Store(Protocol):
 
     def purge(self) -> None:
         """Make deleted text unrecoverable from the files (indexes rewritten, WAL emptied)."""
+        ...
+
+    def get_retention(self, scope: Scope) -> list[RetentionRule]: ...
+    def set_retention(self, scope: Scope, rules: Sequence[RetentionRule]) -> None: ...
+
+    def restore(self, scope: Scope, dump: ScopeDump, *, actor: str, at: datetime) -> None:
+        """Write a dump into an empty scope, ids kept, in one transaction; refuse (and
+        change nothing) if the scope holds anything."""
         ...
 
     def list_scopes(self, *, tenant: str | None = None) -> list[Scope]:

@@ -156,4 +156,8 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE records ADD COLUMN quarantined INTEGER NOT NULL DEFAULT 0;
     """,
+    # 8: each scope's retention rules (JSON list), applied by the retention job
+    """
+    ALTER TABLE scopes ADD COLUMN retention TEXT NOT NULL DEFAULT '[]';
+    """,
 ]

@@ -17,9 +17,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
-from pagemem.models import Block, HistoryEntry, Message, Record, Role, Scope
-from pagemem.store.base import Collection, IndexRow, MessageFilter, NewRecord, RecordFilter
+from pagemem.models import Block, HistoryEntry, Message, Record, RetentionRule, Role, Scope
+from pagemem.store.base import (
+    Collection,
+    IndexRow,
+    MessageFilter,
+    NewRecord,
+    RecordFilter,
+    ScopeDump,
+)
 from pagemem.store.schema import MIGRATIONS
+from pagemem.store.sqlite_restore import restore_scope
 from pagemem.store.sqlite_rows import (
     _COLLECTIONS,
     _MESSAGE_COLUMNS,
@@ -323,33 +331,41 @@ class SQLiteStore:
         return int(self._read(f"SELECT count(*) FROM records r WHERE {clause}", params)[0][0])
 
     def delete_record(self, scope: Scope, record_id: str, *, actor: str, at: datetime) -> bool:
+        return self.delete_records(scope, [record_id], actor=actor, at=at) == 1
+
+    def delete_records(
+        self, scope: Scope, record_ids: Sequence[str], *, actor: str, at: datetime
+    ) -> int:
+        removed = 0
         with self._write() as conn:
-            deleted = conn.execute(
-                f"DELETE FROM records WHERE {_SCOPE_SQL} AND id = ? RETURNING quarantined",
-                (*_key(scope), record_id),
-            ).fetchone()
-            if deleted is None:
-                return False
-            if not deleted[0]:  # a held record was never part of the searchable collection
-                self._bump_revision(conn, scope)
-            # The history keeps that the record existed, never what it said.
-            conn.execute(
-                f"UPDATE history SET before = NULL, after = NULL "
-                f"WHERE {_SCOPE_SQL} AND target = 'record' AND target_id = ?",
-                (*_key(scope), record_id),
-            )
-            self._log(
-                conn,
-                scope,
-                at=at,
-                op="delete",
-                target="record",
-                target_id=record_id,
-                before=None,
-                after=None,
-                actor=actor,
-            )
-        return True
+            for record_id in dict.fromkeys(record_ids):
+                deleted = conn.execute(
+                    f"DELETE FROM records WHERE {_SCOPE_SQL} AND id = ? RETURNING quarantined",
+                    (*_key(scope), record_id),
+                ).fetchone()
+                if deleted is None:
+                    continue
+                removed += 1
+                if not deleted[0]:  # a held record was never part of the searchable collection
+                    self._bump_revision(conn, scope)
+                # The history keeps that the record existed, never what it said.
+                conn.execute(
+                    f"UPDATE history SET before = NULL, after = NULL "
+                    f"WHERE {_SCOPE_SQL} AND target = 'record' AND target_id = ?",
+                    (*_key(scope), record_id),
+                )
+                self._log(
+                    conn,
+                    scope,
+                    at=at,
+                    op="delete",
+                    target="record",
+                    target_id=record_id,
+                    before=None,
+                    after=None,
+                    actor=actor,
+                )
+        return removed
 
     def set_quarantined(
         self, scope: Scope, record_id: str, held: bool, *, actor: str, at: datetime
@@ -679,6 +695,33 @@ class SQLiteStore:
             self._conn.execute("INSERT INTO messages_fts (messages_fts) VALUES ('optimize')")
             if self.path != ":memory:":
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def get_retention(self, scope: Scope) -> list[RetentionRule]:
+        rows = self._read(f"SELECT retention FROM scopes WHERE {_SCOPE_SQL}", _key(scope))
+        if not rows:
+            return []
+        return [
+            RetentionRule(item["what"], item["max_age_days"], tuple(item["origins"]))
+            for item in json.loads(rows[0][0])
+        ]
+
+    def set_retention(self, scope: Scope, rules: Sequence[RetentionRule]) -> None:
+        value = json.dumps(
+            [
+                {"what": r.what, "max_age_days": r.max_age_days, "origins": list(r.origins)}
+                for r in rules
+            ]
+        )
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO scopes (tenant_id, user_id, agent_id, retention) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT DO UPDATE SET retention = excluded.retention",
+                (*_key(scope), value),
+            )
+
+    def restore(self, scope: Scope, dump: ScopeDump, *, actor: str, at: datetime) -> None:
+        with self._write() as conn:
+            restore_scope(conn, scope, dump, actor=actor, at=at)
 
     def list_scopes(self, *, tenant: str | None = None) -> list[Scope]:
         sql, params = "SELECT tenant_id, user_id, agent_id FROM scopes", []

@@ -1,0 +1,358 @@
+"""Export a scope as JSON lines, and import such a file into an empty scope.
+
+Export is the user's copy of everything stored about them: notes (held ones
+too), every message, blocks, the running summary, retention rules and history.
+Import treats the file as untrusted input: every line is checked, secrets are
+redacted again, notes are judged again by the trust policy (an import can add
+flags or quarantine, never remove them), and it is all-or-nothing.
+Vectors are not exported; they are rebuilt from the text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, cast
+
+from pagemem.errors import InvalidInputError
+from pagemem.memory.blocks import LABEL_PATTERN
+from pagemem.memory.checks import MAX_SOURCE, tags_of
+from pagemem.models import (
+    KINDS,
+    ORIGINS,
+    ROLES,
+    Block,
+    HistoryEntry,
+    Kind,
+    Message,
+    Origin,
+    Record,
+    RetentionRule,
+    Role,
+    check_text,
+)
+from pagemem.store.base import MessageFilter, RecordFilter, ScopeDump
+
+if TYPE_CHECKING:
+    from pagemem.memory.core import ScopedMemory
+
+__all__ = ["FORMAT", "Imported", "export_scope", "import_scope"]
+
+FORMAT = "pagemem-export"
+VERSION = 1
+_PAGE = 1000
+_RECORD_ID = re.compile(r"^a[1-9][0-9]{0,17}$")
+_MESSAGE_ID = re.compile(r"^m[1-9][0-9]{0,17}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """What an import restored."""
+
+    notes: int
+    messages: int
+    blocks: int
+    history: int
+
+
+def _time(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def export_scope(me: ScopedMemory) -> Iterator[dict[str, Any]]:
+    """Every line of the export, header first; each is a JSON-serialisable dict."""
+    store, scope = me.memory.store, me.scope
+    summary, sources = store.get_summary(scope)
+    yield {
+        "type": FORMAT,
+        "version": VERSION,
+        "scope": {"tenant": scope.tenant, "user": scope.user, "agent": scope.agent},
+        "exported_at": me.memory.now().isoformat(),
+    }
+    offset = 0
+    while page := store.list_records(
+        scope, RecordFilter(quarantined=None), limit=_PAGE, offset=offset
+    ):
+        for r in page:
+            yield {
+                "type": "note",
+                "id": r.id,
+                "text": r.text,
+                "kind": r.kind,
+                "origin": r.origin,
+                "source": r.source,
+                "created_at": _time(r.created_at),
+                "valid_from": _time(r.valid_from),
+                "valid_to": _time(r.valid_to),
+                "tags": list(r.tags),
+                "metadata": r.metadata,
+                "flags": list(r.flags),
+                "quarantined": r.quarantined,
+            }
+        offset += len(page)
+    evicted = store.filter_message_ids(scope, MessageFilter())
+    messages = store.get_messages(scope, sorted(evicted, key=lambda i: int(i[1:])))
+    for m in [*messages, *store.context_messages(scope)]:
+        yield {
+            "type": "message",
+            "id": m.id,
+            "seq": m.seq,
+            "role": m.role,
+            "content": m.content,
+            "name": m.name,
+            "tool_call_id": m.tool_call_id,
+            "created_at": _time(m.created_at),
+            "in_context": m.in_context,
+            "evicted_at": _time(m.evicted_at),
+        }
+    for b in store.list_blocks(scope):
+        yield {
+            "type": "block",
+            "label": b.label,
+            "value": b.value,
+            "limit": b.limit,
+            "description": b.description,
+            "updated_at": _time(b.updated_at),
+        }
+    yield {"type": "summary", "text": summary, "sources": list(sources)}
+    for rule in store.get_retention(scope):
+        yield {
+            "type": "retention",
+            "what": rule.what,
+            "max_age_days": rule.max_age_days,
+            "origins": list(rule.origins),
+        }
+    for e in store.history(scope, limit=10**12):
+        yield {
+            "type": "history",
+            "at": _time(e.at),
+            "op": e.op,
+            "target": e.target,
+            "target_id": e.target_id,
+            "before": e.before,
+            "after": e.after,
+            "actor": e.actor,
+        }
+
+
+# reading a file back, one checked line at a time
+
+
+class _Line:
+    """Typed access to one parsed line; every failure names the line and the field."""
+
+    def __init__(self, position: int, data: Mapping[str, Any]) -> None:
+        self.position = position
+        self.data = data
+
+    def fail(self, message: str) -> InvalidInputError:
+        return InvalidInputError(f"line {self.position}: {message}")
+
+    def text(self, name: str, *, empty: bool = False, limit: int = 1_048_576) -> str:
+        value = self.data.get(name)
+        try:
+            return check_text(value, name, max_bytes=limit, allow_empty=empty)
+        except InvalidInputError as exc:
+            raise self.fail(str(exc)) from None
+
+    def optional_text(self, name: str) -> str | None:
+        return None if self.data.get(name) is None else self.text(name, empty=True)
+
+    def time(self, name: str, *, optional: bool = False) -> datetime | None:
+        value = self.data.get(name)
+        if value is None and optional:
+            return None
+        if not isinstance(value, str):
+            raise self.fail(f"{name} must be an ISO 8601 time")
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:
+            raise self.fail(f"{name} {value!r} is not an ISO 8601 time") from None
+        if parsed.tzinfo is None:
+            raise self.fail(f"{name} {value!r} has no timezone")
+        return parsed
+
+    def required_time(self, name: str) -> datetime:
+        return cast(datetime, self.time(name))
+
+    def choice(self, name: str, allowed: tuple[str, ...]) -> str:
+        value = self.data.get(name)
+        if value not in allowed:
+            raise self.fail(f"{name} {value!r} is not one of {', '.join(allowed)}")
+        return cast(str, value)
+
+    def whole(self, name: str, *, low: float, high: float) -> int:
+        value = self.data.get(name)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.fail(f"{name} must be a whole number from {low:g} to {high:g}")
+        return value
+
+    def strings(self, name: str) -> tuple[str, ...]:
+        value = self.data.get(name, [])
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise self.fail(f"{name} must be a list of strings")
+        return tuple(value)
+
+    def ident(self, name: str, pattern: re.Pattern[str]) -> str:
+        value = self.data.get(name)
+        if not isinstance(value, str) or not pattern.match(value):
+            raise self.fail(f"{name} {value!r} is not a valid id")
+        return value
+
+
+def _parse(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[_Line]:
+    for number, raw in enumerate(lines, start=1):
+        if isinstance(raw, str):
+            if not raw.strip():
+                continue
+            try:
+                data = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                raise InvalidInputError(f"line {number}: not JSON ({exc.msg})") from None
+        else:
+            data = raw
+        if not isinstance(data, Mapping):
+            raise InvalidInputError(f"line {number}: expected a JSON object")
+        yield _Line(number, data)
+
+
+def import_scope(
+    me: ScopedMemory, lines: Iterable[str | Mapping[str, Any]], *, actor: str = "import"
+) -> Imported:
+    """Restore an export into this scope, which must be empty; nothing is written unless
+    every line is valid."""
+    parsed = _parse(lines)
+    header = next(parsed, None)
+    if header is None:
+        raise InvalidInputError("the export is empty")
+    if header.data.get("type") != FORMAT:
+        raise header.fail(f"not a pagemem export (expected type {FORMAT!r} first)")
+    if header.data.get("version") != VERSION:
+        raise header.fail(f"export version {header.data.get('version')!r}; this pagemem reads 1")
+    records: list[Record] = []
+    messages: list[Message] = []
+    blocks: list[Block] = []
+    history: list[HistoryEntry] = []
+    retention: list[RetentionRule] = []
+    summary: tuple[str, tuple[str, ...]] = ("", ())
+    seen: set[str] = set()
+    for line in parsed:
+        kind = line.data.get("type")
+        if kind == "note":
+            records.append(_note(me, line))
+            key = records[-1].id
+        elif kind == "message":
+            messages.append(_message(me, line))
+            key = messages[-1].id
+        elif kind == "block":
+            blocks.append(_block(me, line))
+            key = f"block:{blocks[-1].label}"
+        elif kind == "summary":
+            text, _ = me._clean(line.text("text", empty=True), "the summary")
+            summary, key = (text, line.strings("sources")), "summary"
+        elif kind == "retention":
+            try:
+                retention.append(
+                    RetentionRule(
+                        line.choice("what", ("notes", "messages")),  # type: ignore[arg-type]
+                        line.data.get("max_age_days"),  # type: ignore[arg-type]
+                        line.strings("origins"),
+                    )
+                )
+            except InvalidInputError as exc:
+                raise line.fail(str(exc)) from None
+            continue
+        elif kind == "history":
+            history.append(_history(me, line))
+            continue
+        else:
+            raise line.fail(f"unknown line type {kind!r}")
+        if key in seen:
+            raise line.fail(f"{key} appears twice")
+        seen.add(key)
+    dump = ScopeDump(records, messages, blocks, summary[0], summary[1], history, retention)
+    me.memory.store.restore(me.scope, dump, actor=actor, at=me.memory.now())
+    me.memory.ranker.forget(me.scope)
+    return Imported(len(records), len(messages), len(blocks), len(history))
+
+
+def _note(me: ScopedMemory, line: _Line) -> Record:
+    text, redacted = me._clean(line.text("text"), "a note")
+    origin = line.choice("origin", ORIGINS)
+    metadata = line.data.get("metadata", {})
+    if not isinstance(metadata, dict):
+        raise line.fail("metadata must be a JSON object")
+    metadata = dict(metadata)
+    if redacted:
+        metadata["redacted"] = sorted({*metadata.get("redacted", []), *redacted})
+    verdict = me.memory.trust.judge(text, origin)
+    quarantined = line.data.get("quarantined", False)
+    if not isinstance(quarantined, bool):
+        raise line.fail("quarantined must be true or false")
+    try:
+        tags = tags_of(line.strings("tags"))
+    except InvalidInputError as exc:
+        raise line.fail(str(exc)) from None
+    return Record(
+        id=line.ident("id", _RECORD_ID),
+        scope=me.scope,
+        text=text,
+        kind=cast(Kind, line.choice("kind", KINDS)),
+        origin=cast(Origin, origin),
+        source=line.text("source", empty=True, limit=4 * MAX_SOURCE),
+        created_at=line.required_time("created_at"),
+        valid_from=line.required_time("valid_from"),
+        valid_to=line.time("valid_to", optional=True),
+        tags=tags,
+        metadata=metadata,
+        flags=tuple(dict.fromkeys([*line.strings("flags"), *verdict.flags])),
+        quarantined=quarantined or verdict.quarantined,
+    )
+
+
+def _message(me: ScopedMemory, line: _Line) -> Message:
+    content, _ = me._clean(line.text("content", empty=True), "a message")
+    message_id = line.ident("id", _MESSAGE_ID)
+    in_context = line.data.get("in_context")
+    if not isinstance(in_context, bool):
+        raise line.fail("in_context must be true or false")
+    return Message(
+        id=message_id,
+        role=cast(Role, line.choice("role", ROLES)),
+        content=content,
+        created_at=line.required_time("created_at"),
+        seq=line.whole("seq", low=1, high=10**18),
+        name=line.optional_text("name"),
+        tool_call_id=line.optional_text("tool_call_id"),
+        in_context=in_context,
+        evicted_at=line.time("evicted_at", optional=True),
+    )
+
+
+def _block(me: ScopedMemory, line: _Line) -> Block:
+    label = line.ident("label", LABEL_PATTERN)
+    value, _ = me._clean(line.text("value", empty=True), f"block '{label}'")
+    return Block(
+        label=label,
+        value=value,
+        limit=line.whole("limit", low=1, high=1_000_000),
+        updated_at=line.required_time("updated_at"),
+        description=line.text("description", empty=True),
+    )
+
+
+def _history(me: ScopedMemory, line: _Line) -> HistoryEntry:
+    before, after = line.optional_text("before"), line.optional_text("after")
+    return HistoryEntry(
+        seq=0,
+        at=line.required_time("at"),
+        op=line.text("op", limit=64),
+        target=line.text("target", limit=64),
+        target_id=line.text("target_id", limit=1024),
+        before=None if before is None else me._clean(before, "history")[0],
+        after=None if after is None else me._clean(after, "history")[0],
+        actor=line.text("actor", limit=1024),
+    )

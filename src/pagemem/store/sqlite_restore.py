@@ -1,0 +1,142 @@
+"""Restoring an exported scope into an empty one, ids and history kept, all or nothing."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime
+
+from pagemem.errors import InvalidInputError
+from pagemem.models import Scope
+from pagemem.store.base import ScopeDump
+from pagemem.store.sqlite_rows import _key, _scoped, _text_hash, _ts
+
+__all__ = ["restore_scope"]
+
+
+def _contents(conn: sqlite3.Connection, scope: Scope) -> list[str]:
+    found = []
+    for table, alias, what in (("records", "r", "notes"), ("messages", "r", "messages")):
+        count = conn.execute(
+            f"SELECT count(*) FROM {table} {alias} WHERE {_scoped(alias)}", _key(scope)
+        ).fetchone()[0]
+        if count:
+            found.append(f"{count} {what}")
+    blocks = conn.execute(
+        f"SELECT count(*) FROM blocks r WHERE {_scoped('r')}", _key(scope)
+    ).fetchone()[0]
+    if blocks:
+        found.append(f"{blocks} blocks")
+    summary = conn.execute(
+        f"SELECT summary FROM scopes r WHERE {_scoped('r')}", _key(scope)
+    ).fetchone()
+    if summary is not None and summary[0]:
+        found.append("a summary")
+    return found
+
+
+def _highest(prefix: str, ids: list[str], dump: ScopeDump) -> int:
+    """The highest id number used, counting ids only history remembers (deleted ones)."""
+    seen = [*ids, *(e.target_id for e in dump.history)]
+    numbers = [int(i[1:]) for i in seen if i[:1] == prefix and i[1:].isdigit() and len(i) < 20]
+    return max(numbers, default=0)
+
+
+def restore_scope(
+    conn: sqlite3.Connection, scope: Scope, dump: ScopeDump, *, actor: str, at: datetime
+) -> None:
+    """Run inside the caller's write transaction; raising rolls everything back."""
+    held = _contents(conn, scope)
+    if held:
+        raise InvalidInputError(
+            f"scope {scope} is not empty ({', '.join(held)}); import needs an empty scope"
+        )
+    key = _key(scope)
+    conn.execute(
+        "INSERT INTO scopes (tenant_id, user_id, agent_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+        key,
+    )
+    for record in dump.records:
+        cursor = conn.execute(
+            "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, kind, origin, "
+            "source, created_at, valid_from, valid_to, tags, metadata, flags, quarantined) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                *key,
+                record.id,
+                record.text,
+                _text_hash(record.text),
+                record.kind,
+                record.origin,
+                record.source,
+                _ts(record.created_at),
+                _ts(record.valid_from),
+                None if record.valid_to is None else _ts(record.valid_to),
+                json.dumps(list(record.tags)),
+                json.dumps(record.metadata),
+                json.dumps(list(record.flags)),
+                int(record.quarantined),
+            ),
+        )
+        conn.executemany(
+            "INSERT OR IGNORE INTO record_tags (record_pk, tag) VALUES (?, ?)",
+            [(cursor.lastrowid, tag) for tag in record.tags],
+        )
+    for message in dump.messages:
+        conn.execute(
+            "INSERT INTO messages (tenant_id, user_id, agent_id, id, seq, role, content, "
+            "text_hash, name, tool_call_id, created_at, in_context, evicted_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                *key,
+                message.id,
+                message.seq,
+                message.role,
+                message.content,
+                _text_hash(message.content),
+                message.name,
+                message.tool_call_id,
+                _ts(message.created_at),
+                int(message.in_context),
+                None if message.evicted_at is None else _ts(message.evicted_at),
+            ),
+        )
+    conn.executemany(
+        "INSERT INTO blocks (tenant_id, user_id, agent_id, label, value, token_limit, "
+        "description, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(*key, b.label, b.value, b.limit, b.description, _ts(b.updated_at)) for b in dump.blocks],
+    )
+    conn.executemany(
+        "INSERT INTO history (tenant_id, user_id, agent_id, at, op, target, target_id, before, "
+        "after, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (*key, _ts(e.at), e.op, e.target, e.target_id, e.before, e.after, e.actor)
+            for e in dump.history
+        ],
+    )
+    conn.execute(
+        "INSERT INTO history (tenant_id, user_id, agent_id, at, op, target, target_id, before, "
+        "after, actor) VALUES (?, ?, ?, ?, 'import', 'scope', ?, NULL, NULL, ?)",
+        (*key, _ts(at), str(scope), actor),
+    )
+    rules = [
+        {"what": r.what, "max_age_days": r.max_age_days, "origins": list(r.origins)}
+        for r in dump.retention
+    ]
+    # Counters move past every restored id so new ones never collide; revisions move so
+    # any loaded index reloads.
+    conn.execute(
+        "UPDATE scopes SET next_record = max(next_record, ?), next_message = max(next_message, ?), "
+        "summary = ?, summary_sources = ?, summary_at = ?, retention = ?, "
+        "record_revision = record_revision + 1, message_revision = message_revision + 1 "
+        f"WHERE {_scoped('scopes')}",
+        (
+            _highest("a", [r.id for r in dump.records], dump),
+            _highest("m", [m.id for m in dump.messages], dump),
+            dump.summary,
+            json.dumps(list(dump.summary_sources)),
+            _ts(at) if dump.summary else None,
+            json.dumps(rules),
+            *key,
+        ),
+    )
