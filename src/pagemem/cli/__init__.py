@@ -19,6 +19,11 @@ for _command in (
     textbook.demo,
     textbook.budget,
     admin.reindex,
+    admin.forget,
+    admin.retention,
+    admin.quarantine,
+    admin.export,
+    admin.import_,
     measure.bench,
     measure.eval_group,
 ):

@@ -81,9 +81,11 @@ class Retention:
         origins: Iterable[str] = (),
         now: datetime | None = None,
         actor: str = "operator",
+        preview: bool = False,
     ) -> Expired:
         """Delete notes (optionally only of `origins`) or evicted messages written more than
-        `older_than` before `now`. Quarantined notes age like any other."""
+        `older_than` before `now`. Quarantined notes age like any other. With `preview`,
+        only count them."""
         if not isinstance(older_than, timedelta) or older_than <= timedelta(0):
             raise InvalidInputError(f"older_than must be a positive timedelta, got {older_than!r}")
         owner = self._owner
@@ -93,6 +95,8 @@ class Retention:
         if what == "notes":
             where = RecordFilter(origins=wanted, end=cutoff, quarantined=None)
             ids = sorted(self._store.filter_record_ids(owner.scope, where), key=_number)
+            if preview:
+                return Expired(notes=len(ids))
             removed = self._store.delete_records(owner.scope, ids, actor=actor, at=at)
             expired = Expired(notes=removed)
         elif what == "messages":
@@ -100,6 +104,8 @@ class Retention:
                 raise InvalidInputError("origins apply to notes only")
             found = self._store.filter_message_ids(owner.scope, MessageFilter(end=cutoff))
             ids = sorted(found, key=_number)
+            if preview:
+                return Expired(messages=len(ids))
             removed = self._store.delete_messages(owner.scope, ids, actor=actor, at=at)
             if removed:
                 self._rebuild_summary(frozenset(ids))
