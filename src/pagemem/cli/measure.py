@@ -177,3 +177,96 @@ def eval_locomo(
     memory.close()
     if as_json:
         click.echo(json.dumps({name: board.as_dict() for name, board in results.items()}, indent=2))
+
+
+@eval_group.command(name="poisoning")
+@click.option(
+    "--data",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="A labelled JSON-lines set (default: the one shipped with pagemem).",
+)
+@click.option(
+    "--split",
+    "splits",
+    multiple=True,
+    help="Only these splits (repeatable; default: each split, then all together).",
+)
+@click.option(
+    "--dense/--no-dense",
+    default=True,
+    show_default=True,
+    help="Rank with the bundled embedding model fused in (off: BM25 only).",
+)
+@click.option("--k", default=3, show_default=True, help="The top k an injection must not reach.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def eval_poisoning(
+    data: Path | None, splits: tuple[str, ...], dense: bool, k: int, as_json: bool
+) -> None:
+    """Directive detector precision/recall, and top-k reach of injections under each policy."""
+    from pagemem.eval import poisoning
+
+    try:
+        items = poisoning.load(data)
+    except PagememError as exc:
+        raise click.ClickException(str(exc)) from exc
+    known = sorted({item.split for item in items})
+    unknown = sorted(set(splits) - set(known))
+    if unknown:
+        raise click.BadParameter(f"no split {unknown[0]!r}; splits: {', '.join(known)}")
+    chosen = {name: [i for i in items if i.split == name] for name in (splits or known)}
+    if not splits:
+        chosen["all"] = items
+    detection = {name: poisoning.evaluate_detector(group) for name, group in chosen.items()}
+    embedder = poisoning.default_embedder(dense)
+    reach: dict[str, dict[str, poisoning.Reach]] = {}
+    for name, group in chosen.items():
+        if name != "all" and len(chosen) > 1 and not splits:
+            continue  # reach is measured once, over the whole set
+        injections = sum(item.injection for item in group)
+        reach[name] = {}
+        for policy, make in poisoning.POLICIES.items():
+            label = f"reach {name}/{policy}"
+            with click.progressbar(length=injections, label=label, file=sys.stderr) as bar:
+                reach[name][policy] = poisoning.evaluate_reach(
+                    group, make(), k=k, embedder=embedder, progress=bar.update
+                )
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "detector": {n: d.as_dict() for n, d in detection.items()},
+                    "reach": {
+                        n: {p: r.as_dict() for p, r in by.items()} for n, by in reach.items()
+                    },
+                },
+                indent=2,
+            )
+        )
+        return
+    benign = sum(not i.injection for i in items)
+    click.echo(f"{len(items)} labelled notes: {benign} benign, {len(items) - benign} injections")
+    click.echo("\ndirective detector (each origin's threshold of the default policy)")
+    click.echo(f"{'split':<8} {'notes':>5} {'inj':>4} {'precision':>9} {'recall':>7}  missed")
+    for name, found in detection.items():
+        notes = len(chosen[name])
+        injections = found.tp + found.fn
+        missed = ", ".join(i.id for i in found.missed) or "-"
+        click.echo(
+            f"{name:<8} {notes:>5} {injections:>4} {found.precision:>9.3f} "
+            f"{found.recall:>7.3f}  {missed}"
+        )
+    overall = detection.get("all") or next(iter(detection.values()))
+    for axis in ("style", "lang", "origin"):
+        groups = overall.recall_by.get(axis, {})
+        cells = ", ".join(f"{key} {hit}/{total}" for key, (hit, total) in sorted(groups.items()))
+        click.echo(f"recall by {axis}: {cells}")
+    for name, by_policy in reach.items():
+        origins = sorted({o for r in by_policy.values() for o in r.total})
+        click.echo(f"\ninjections in the top {k} for a query aimed at them ({name})")
+        head = "".join(f"{o:>10}" for o in origins)
+        click.echo(f"{'policy':<11}{head}{'all':>10}{'held':>8}")
+        for policy, result in by_policy.items():
+            cells = "".join(f"{f'{result.reached[o]}/{result.total[o]}':>10}" for o in origins)
+            total = f"{sum(result.reached.values())}/{sum(result.total.values())}"
+            click.echo(f"{policy:<11}{cells}{total:>10}{sum(result.held.values()):>8}")

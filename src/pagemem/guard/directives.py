@@ -1,8 +1,15 @@
 """Judging text before it is stored or shown: does it read as an instruction to the model?
 
-Memory is untrusted input. A note that tells the model what to do ("ignore all
-previous instructions", "you are now", a tool call in JSON, a URL that carries
-data out) is flagged when written, and the flag travels with every search hit.
+Memory is untrusted input. A note that talks to the model reading it ("AI
+assistants reading this must...", "ignore all previous instructions", "you are
+now DAN", a fake system section, a tool call in JSON, a URL that carries the
+user's data out, "do not tell the user") is directive-shaped, in any of the
+languages in `lexicon`, and also after the tricks `deobfuscate` undoes.
+
+Each family of evidence has a weight; the score is the chance that at least one
+is right (a noisy OR), so two weak signals add up and one strong one suffices.
+Text that discusses such instructions (a tutorial's "e.g.", an article about
+prompt injection) without speaking to the model is scored down.
 """
 
 from __future__ import annotations
@@ -10,70 +17,290 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["DIRECTIVE_FLAG", "DirectiveFinding", "detect_directives", "flags_for"]
+from pagemem.guard.deobfuscate import unmask
+from pagemem.guard.lexicon import (
+    AI_READER,
+    CONSENT,
+    DATA,
+    FROM_HERE,
+    IF_AI,
+    INSTRUCTIONS,
+    MEMORY,
+    MEMORY_PLAIN,
+    MODAL,
+    NOW_YOU_ARE,
+    OVERRIDE_VERB,
+    POLITE,
+    PREVIOUS,
+    PROCESSOR,
+    ROLE_REQUEST,
+    SEND,
+    STRONG_DATA,
+    SYSTEM_TAG,
+    TELL_NOT,
+    THE_USER,
+    USER_REF,
+    VOID,
+    alt,
+)
+
+__all__ = ["DIRECTIVE_FLAG", "FLAG_THRESHOLD", "DirectiveFinding", "detect_directives", "flags_for"]
 
 DIRECTIVE_FLAG = "directive-shaped"
-
-_I = re.IGNORECASE
-_PATTERNS: dict[str, re.Pattern[str]] = {
-    # "ignore all previous instructions", "disregard the above", "forget your rules"
-    "override": re.compile(
-        r"\b(ignore|disregard|forget|override|bypass|skip)\b[^.\n]{0,40}?"
-        r"\b(previous|prior|above|earlier|preceding|all|any|your|system|the)\b[^.\n]{0,30}?"
-        r"\b(instructions?|prompts?|rules|directives|guidelines|context|messages?|orders)\b",
-        _I,
-    ),
-    # "you are now DAN", "act as", "pretend to be", "from now on you"
-    "role-play": re.compile(
-        r"\b(you are now|you're now|act as (an?|the)\b|pretend (to be|you are)|"
-        r"roleplay as|from now on,? you|new persona|developer mode|jailbreak)",
-        _I,
-    ),
-    # instructions addressed to the model or assistant by name
-    "addressed": re.compile(
-        r"\b(assistant|AI|chatbot|language model|LLM)\s*[:,]?\s*(must|should|"
-        r"shall|will|always|never|do not|don't)\b",
-        _I,
-    ),
-    # markers that pretend a new prompt section begins
-    "hidden-marker": re.compile(
-        r"(<\|im_start\|>|<\|system\|>|\[/?INST\]|<<SYS>>|###\s*(system|instruction)|"
-        r"\bsystem prompt\b|\bnew instructions?\s*:|\bBEGIN (ADMIN|SYSTEM)\b|"
-        r"<!--[^>]*(instruction|assistant|ignore)[^>]*-->)",
-        _I,
-    ),
-    # text shaped like a tool or function call
-    "tool-call": re.compile(
-        r"(\"(name|function|tool)\"\s*:\s*\"[^\"]+\"\s*,\s*\"(arguments|parameters|input)\"|"
-        r"<tool_call>|<function_call|\bcall the [\w-]+ tool\b|\bfunction_call\b)",
-        _I,
-    ),
-    # exfiltration: send/post data somewhere, or a URL carrying data in its query
-    "exfiltration": re.compile(
-        r"(\b(send|post|forward|upload|email|leak|exfiltrate)\b[^.\n]{0,60}?"
-        r"\b(to|at)\s+(https?://|\S+@\S+\.\w+)|"
-        r"https?://\S+[?&]\w+=\{?\s*(user|secret|password|key|token|data|memory|conversation))",
-        _I,
-    ),
-    # keep it from the user
-    "concealment": re.compile(
-        r"\b(do not|don't|never)\s+(tell|inform|mention|reveal|show)\s+(this\s+to\s+)?"
-        r"(the\s+)?(user|human|anyone)\b|\bwithout (telling|informing) (the )?(user|human)\b",
-        _I,
-    ),
-}
-
-
-_WEIGHTS = {
-    "override": 0.9,
-    "role-play": 0.7,
-    "addressed": 0.6,
-    "hidden-marker": 0.9,
-    "tool-call": 0.7,
-    "exfiltration": 0.8,
-    "concealment": 0.6,
-}
 FLAG_THRESHOLD = 0.5
+# Scanning costs up to ~40 microseconds a character; past this length only the head and
+# the tail are scanned and the unscanned middle counts as weak evidence, so a long page
+# from the web or a tool is held for review rather than trusted blind.
+SCAN_LIMIT = 32_000
+
+_I = re.IGNORECASE | re.MULTILINE
+_GAP = r"[^.!?。！？\n]{0,60}?"
+_NEAR = r"[^.!?。！？\n]{0,30}?"
+
+_AI = alt(AI_READER + PROCESSOR)
+_DESTINATION = (
+    r"(?:https?://\S+|[\w.+-]+@[\w-]+\.[\w.]+|this (?:link|address|url|email|thread|message|"
+    r"ticket|chat)|"
+    r"[\w-]+(?:\.[\w-]+)+/[\w/.?=&-]*|"
+    r"[\w-]+(?:\.[\w-]+)*\.(?:example|com|net|org|io|info|biz|xyz|app|site|online|top|"
+    r"ru|ua|de|fr|es|it|pl|tr|nl|br|cn|jp|kr|in|co|me)\b|"
+    r"(?:ce|este|questo|dieser?) (?:lien|enlace|link|adresse))"
+)
+
+# Words that end a rule's life on their own ("... sin efecto", "... are void").
+_FINAL_VOID = [
+    r"sin efecto|no longer (?:in force|valid)|void|nicht mehr (?:gültig|maßgeblich)|caduques?",
+    r"утратил\w* силу|失效|無効",
+]
+
+# family -> (weight, pattern)
+_FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
+    "override": (
+        0.9,
+        re.compile(
+            rf"{alt(OVERRIDE_VERB)}{_GAP}{alt(PREVIOUS)}{_NEAR}{alt(INSTRUCTIONS)}|"
+            rf"{alt(OVERRIDE_VERB)}{_NEAR}{alt(INSTRUCTIONS)}{_NEAR}{alt(PREVIOUS)}|"
+            rf"{alt(PREVIOUS)}{_NEAR}{alt(INSTRUCTIONS)}{_NEAR}{alt(VOID)}|"
+            rf"{alt(INSTRUCTIONS)}{_NEAR}{alt(PREVIOUS)}{_NEAR}{alt(VOID)}|"
+            rf"{alt(FROM_HERE)}{_GAP}{alt(VOID + OVERRIDE_VERB)}|"
+            rf"{alt(VOID + OVERRIDE_VERB)}{_GAP}{alt(FROM_HERE)}|"
+            rf"{alt(INSTRUCTIONS)}{_GAP}{alt(_FINAL_VOID)}",
+            _I,
+        ),
+    ),
+    "role-play": (
+        0.7,
+        re.compile(
+            r"\b(?:(?-i:DAN)|do anything now|developer[- ]mode|jailbr[eo]ak\w*|no (?:content )?"
+            r"(?:restrictions|limits|filters|rules)|without (?:any )?(?:restrictions|filters)|"
+            r"unfiltered|never refuses|no longer bound|"
+            r"ohne (?:jegliche )?Einschränkungen|sans (?:aucune )?restriction|sin restricciones|"
+            r"senza (?:alcuna )?restrizion\w*|sem restriç\w*|bez (?:żadnych )?ograniczeń|"
+            r"без ограничений|kısıtlamasız)\b|제한 없는|開発者モード|无限制|不受限制|"
+            r"لا تلتزم بأي قواعد",
+            _I,
+        ),
+    ),
+    "new-persona": (0.55, re.compile(alt(NOW_YOU_ARE), _I)),
+    "role-request": (0.25, re.compile(alt(ROLE_REQUEST), _I)),
+    "fake-system": (0.6, re.compile(alt(SYSTEM_TAG), _I)),
+    "addressed": (
+        0.55,
+        re.compile(
+            rf"{alt(IF_AI)}|"
+            rf"(?:^|[.!?;\n(\[—–>'\"«“‘]|[.!?]\s|\bP\.?S\.?)\s*[^.!?;:：\n]{{0,30}}?(?<!r/){_AI}"
+            r"(?:\s+(?:\w+ing|that|who|which|yang|que|qui|che|die|der|das|dat|som|który|która|"
+            r"который|которая|що)\b[^.!?;:：\n]{0,30}|"
+            r"\s+(?:de|of|for|di|von|van|da|do)\s+\S+(?:\s+\S+)?)?\s*(?:へ|に|님|에게)?"
+            r"\s*(?:[:：]|\s[—–-]\s)\s*\S|"
+            rf"(?:^|[.!?;:\n(\[—–\->'\"«“‘]|[.!?]\s|\bP\.?S\.?)\s*(?:dear |hey |to |note to |oh )?"
+            rf"(?:the |all |any |every )?{_AI}(?:\s*,\s*{_AI}){{0,3}}"
+            r"\s*(?:[,，]|\s[—–]\s|reading this|only\b)",
+            _I,
+        ),
+    ),
+    "processor-addressed": (0.45, re.compile(alt(PROCESSOR), _I)),
+    "polite-request": (
+        0.55,
+        re.compile(
+            rf"{alt(POLITE)}[^.!?。！？\n]{{0,120}}?{_AI}|{_AI}[^.!?。！？\n]{{0,60}}?{alt(POLITE)}",
+            _I,
+        ),
+    ),
+    "planted-consent": (
+        0.35,
+        re.compile(rf"{alt(USER_REF)}[^.!?。！？\n]{{0,30}}?{alt(CONSENT)}", _I),
+    ),
+    "agent-addressed": (
+        0.25,
+        re.compile(r"(?:^|[.!?\n>]\s*)(?:\w+\s+){0,2}agents?\s*[:：]\s*\S", _I),
+    ),
+    "ai-obligation": (
+        0.6,
+        re.compile(
+            rf"(?<!of )(?<!for )(?<!by )(?<!on ){_AI}[^.!?。！？\n]{{0,90}}?{alt(MODAL)}|"
+            rf"(?:يجب على|على|il faut que|es obligatorio que)\s+(?:\S+\s+){{0,2}}?{_AI}",
+            _I,
+        ),
+    ),
+    "tool-call": (
+        0.45,
+        re.compile(
+            r"<\s*/?\s*(?:tool_call|tool_use|function_call|function_calls|invoke)\b|<function="
+            r"|\bfunctions\.\w+\s*\(|\b(?:call|invoke|execute|run|trigger|use)\s+(?:the\s+)?"
+            r"`?[a-z]+_[a-z_]+`?\s*(?:\(|tool\b|function\b)|(?:ejecuta|exécute|esegui|führe)\w*"
+            r"[^.\n]{0,30}(?:llamada|appel|chiamata|Aufruf)|ツールを(?:実行|呼び出)|执行\s*[:：]?\s*<|"
+            r"\b(?:call|invoke|use|run|trigger)\s+(?:the\s+|this\s+)?(?:tool|function)\b|"
+            r"\"(?:name|function|tool|action)\"\s*:\s*\"(?:send|transfer|delete|remove|forward|pay|"
+            r"approve|wire|upload|post|share|grant|execute|run|exec|shell|install|purchase|buy)"
+            r"[\w.-]*\"|"
+            r"вызови\w*\s+(?:инструмент|функци)|llam[ae]\w* a la (?:herramienta|función)|"
+            r"appel(?:le|ez) (?:l'outil|la fonction)|ruf\w* (?:das Tool|die Funktion)|"
+            r"调用(?:工具|函数)",
+            _I,
+        ),
+    ),
+    "tool-json": (
+        0.25,
+        re.compile(
+            r"\"(?:name|function|tool|action)\"\s*:\s*\"[^\"]+\"\s*,\s*"
+            r"\"(?:arguments|args|parameters|params|input)\"",
+            _I,
+        ),
+    ),
+    "exfiltration": (
+        0.7,
+        re.compile(
+            rf"{alt(SEND)}{_GAP}{alt(DATA)}[^.!?。！？\n]{{0,100}}?{_DESTINATION}|"
+            rf"{alt(SEND)}{_NEAR}{_DESTINATION}{_GAP}{alt(STRONG_DATA)}|"
+            r"(?:https?://)?[\w-]+(?:\.[\w-]+)+/[^\s)\"']*[?&][\w-]+=(?:\{[^}\s]*\}|<[^>]+>|"
+            r"\$\{?\w+|\[[^\]]+\]|(?!YOUR_)[A-Z_]*(?:NOTES|DATA|MEMOR|CHAT|CONVERSATION|HISTORY|"
+            r"SUMMARY|PASSWORD|EMAIL|ADDRESS|USER|CONTEXT|TRANSCRIPT)[A-Z_]*\b|(?=[\s)\"']|$))",
+            _I,
+        ),
+    ),
+    "concealment": (
+        0.6,
+        re.compile(
+            rf"{alt(TELL_NOT)}{_GAP}(?:{alt(USER_REF)}|{_AI})|(?:{alt(USER_REF)}|{_AI}){_GAP}"
+            rf"{alt(TELL_NOT)}|keep this between us|無需確認|无需(?:再次)?确认|"
+            r"\b(?:notify|inform|alert|tell) no ?one\b(?! (?:the|about|that|who))|"
+            r"\bwithout (?:notifying|telling|informing) anyone\b",
+            _I,
+        ),
+    ),
+    "manipulation": (
+        0.45,
+        re.compile(
+            r"\b(?:truly|really|genuinely|actually) helpful (?:model|assistant|AI|bot|system)s?\b|"
+            r"\b(?:as a |responsible |ethical |trustworthy )(?:language )?"
+            r"(?:model|assistant|AI)s?\b"
+            r"[^.]{0,40}\b(?:you know|therefore|must|should|expected)|"
+            r"\bmodelo realmente útil|\bvocê certamente quer ser útil|\bmodèle vraiment utile|"
+            r"\bhide behind (?:the |your )?(?:rules|policies|guidelines)\b|"
+            r"\b(?:your|its) (?:developers|creators|makers|trainers) (?:would|have|want)\b|"
+            r"\b(?:all |every )?other (?:assistants|AIs|models|bots) (?:already )?(?:do|are)\b|"
+            r"\bse esconden detrás de las reglas|ne se cachent pas derrière|"
+            r"tutti gli altri assistenti|твои разработчики|вс[её] други[ех] ассистент",
+            _I,
+        ),
+    ),
+    "side-effect-call": (
+        0.35,
+        re.compile(
+            r"\b(?:[a-z_]+\.)?(?:transfer|delete|send|run|exec|execute|upload|post|pay|approve|remove|"
+            r"forward|share|grant|install|buy|purchase|wire|create|update|add|move|reset|change|"
+            r"disable|enable|revoke)_[a-z_]+\s*\(|"
+            r"\b(?:function|action|tool)\s*:\s*(?:transfer|delete|send|run|exec|upload|pay|approve|"
+            r"remove|forward|share|grant|install|purchase|wire)_?\w*",
+            _I,
+        ),
+    ),
+    "memory-write": (0.45, re.compile(alt(MEMORY), _I)),
+    "memory-note": (0.3, re.compile(alt(MEMORY_PLAIN), _I)),
+    "memory-mention": (
+        0.15,
+        re.compile(r"\b(?:long[- ]term|persistent|permanent) (?:memory|profile|notes?)\b", _I),
+    ),
+    "the-user": (0.25, re.compile(alt(THE_USER), _I)),
+    "authority": (
+        0.2,
+        re.compile(
+            r"\b(?:URGENT|IMPORTANT|MANDATORY|OFFICIAL|CRITICAL|PRIORITY|FINAL NOTICE|"
+            r"AVISO OFICIAL|ACİL|OBLIGATORIO|DRINGEND)\b|"
+            r"\b(?:from|by) (?:the )?(?:OpenAI|Anthropic|Google|Microsoft|Meta|your developers?|"
+            r"the administrator|(?:\w+ )?(?:security|safety) team|Trust (?:&|and) Safety)\b|"
+            r"緊急|عاجل|zorunludur|Obligatorio",
+            re.MULTILINE,
+        ),
+    ),
+    "decode-and-obey": (
+        0.6,
+        re.compile(
+            r"\b(?:decode|decoded|rot-?13|base64|reverse|reversed|backwards|zdekoduj|dekodiere|"
+            r"décode|decodifica|decodifique|расшифруй|декодируй)\w*[^.\n]{0,40}?"
+            r"\b(?:obey|follow|run|execute|apply|do (?:what|as) it says|wykonaj|führe|exécute|"
+            r"ejecuta|esegui|execute|выполни|segui|suis)\w*|\b(?:run|follow|obey|execute)\b"
+            r"[^.\n]{0,30}\bdecoded\b",
+            _I,
+        ),
+    ),
+}
+
+# Cheap tests that must pass before a family's full pattern is tried: every branch of the
+# family's pattern contains something the gate matches. Scanning is dominated by the
+# multi-part families, and most notes fail their gates.
+_GATES: dict[str, re.Pattern[str]] = {
+    "override": re.compile(alt(OVERRIDE_VERB + VOID + FROM_HERE + _FINAL_VOID), _I),
+    "exfiltration": re.compile(rf"{_DESTINATION}|[?&][\w-]+=", _I),
+    "concealment": re.compile(
+        rf"{alt(TELL_NOT)}|keep this between us|無需確認|无需|no ?one\b|anyone\b", _I
+    ),
+    "polite-request": re.compile(alt(POLITE), _I),
+    "planted-consent": re.compile(alt(CONSENT), _I),
+    "memory-write": re.compile(
+        r"memor|remember|prefer|profil|notes?\b|speicher|merke|mémoire|retiens|memoria|memória|"
+        r"onthoud|"
+        r"zapamięta|"
+        r"запомни|hafıza|belleğ|记|記憶|メモリ|기억|ذاكرت|याद|स्मृति",
+        _I,
+    ),
+}
+
+# Markup that hides text from a human reader but not from a model.
+_HIDDEN = re.compile(
+    r"<!--(.*?)-->|<(\w+)[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|\bhidden\b|"
+    r"font-size\s*:\s*[01](?:px|pt)?\b|color\s*[:=]\s*[\"']?(?:#f{3}(?:f{3})?|white)\b)[^>]*>"
+    r"(.*?)</\2>|"
+    r"^\s*\[//\]:\s*#\s*\((.*?)\)|\n{8,}([^\n].*)|"
+    r"\b(?:title|alt|aria-label|content|data-[\w-]+)\s*=\s*\"([^\"]{24,})\"",
+    re.IGNORECASE | re.DOTALL | re.MULTILINE,
+)
+_TALKS_TO_MODEL = re.compile(
+    rf"{_AI}|{alt(THE_USER)}|{alt(USER_REF)}|{alt(MODAL)}|"
+    r"\b(?:please|bitte|por favor|per favore|s'il vous plaît|proszę|пожалуйста|lütfen|vui lòng)\b",
+    re.IGNORECASE,
+)
+# Text about instructions rather than to the model: examples, tutorials, reporting.
+_META = re.compile(
+    r"(?<![\w.])(?:e\.g\.|for example|for instance|such as|example:|prompt injection|"
+    r"injection attack|technique|prompt format|researchers|templates?|tip:|"
+    r"are wrapped in|injeção de prompt|inyección de prompt|injection de prompt|known as|"
+    r"so-called|populari[sz]ed|prompts? (?:that|like|such)|jailbreaks? (?:like|such)|"
+    r"ricercatori|frasi come|ad esempio|per esempio|por ejemplo|par exemple|zum Beispiel|"
+    r"z\.\s?B\.|chercheurs|investigadores|pesquisadores|Forscher|onderzoekers|badacze|"
+    r"исследовател\w*|naukowcy|araştırmacılar|例如|研究人员|例えば|研究者|예를 들어|연구진|"
+    r"phrases (?:like|such as)|Sätze wie|des phrases comme|frases como|например|наприклад|"
+    r"jailbreak prompts?|jailbreaks)(?!\w)",
+    re.IGNORECASE,
+)
+# "Providers of AI models must...": obligations on people who build AI, not on the reader.
+_REGULATION = re.compile(
+    r"\b(?:providers?|developers?|vendors?|deployers?|makers?|manufacturers?|companies|firms|"
+    r"operators?) of\b|\bAI Act\b|\bregulat\w+",
+    re.IGNORECASE,
+)
+_SPEAKS_TO_MODEL = ("addressed", "hidden-instruction", "unicode-tags")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,18 +317,67 @@ class DirectiveFinding:
         return self.score >= FLAG_THRESHOLD
 
 
+@dataclass(frozen=True, slots=True)
+class _Evidence:
+    weight: float
+    span: str
+    discussed: bool = False  # introduced as an example or reported, not said to the model
+
+
+def _discussed(text: str, start: int, end: int) -> bool:
+    """Is text[start:end] next to 'such as', 'e.g.', 'researchers' and the like?"""
+    before, after = text[max(0, start - 100) : start], text[end : end + 40]
+    return bool(_META.search(before) or _META.search(after))
+
+
+def _scan(text: str, found: dict[str, _Evidence], *, plain: bool) -> None:
+    for family, (weight, pattern) in _FAMILIES.items():
+        if family in found or ((gate := _GATES.get(family)) and not gate.search(text)):
+            continue
+        if (match := pattern.search(text)) and not (
+            family == "ai-obligation" and _REGULATION.search(match.group(0))
+        ):
+            discussed = plain and _discussed(text, match.start(), match.end())
+            found[family] = _Evidence(weight, match.group(0).strip(), discussed)
+    for match in _HIDDEN.finditer(text):
+        inner = next((group for group in match.groups()[::-1] if group), "") or ""
+        if match.group(2):
+            inner = match.group(3) or ""
+        span = match.group(0).strip()[:200]
+        if _TALKS_TO_MODEL.search(inner):
+            found.setdefault("hidden-instruction", _Evidence(0.75, span))
+        else:
+            found.setdefault("hidden-markup", _Evidence(0.25, span))
+
+
 def detect_directives(text: str) -> DirectiveFinding:
-    """Scan text for instruction-shaped passages aimed at the model."""
-    families, spans = [], []
-    for family, pattern in _PATTERNS.items():
-        found = pattern.search(text)
-        if found:
-            families.append(family)
-            spans.append(found.group(0))
+    """Scan text, and what obfuscation hid in it, for passages aimed at the model."""
+    found: dict[str, _Evidence] = {}
+    if len(text) > SCAN_LIMIT:
+        half = SCAN_LIMIT // 2
+        found["unscanned"] = _Evidence(0.35, f"{len(text) - SCAN_LIMIT} characters not scanned")
+        text = f"{text[:half]}\n{text[-half:]}"
+    unmasked = unmask(text)
+    _scan(unmasked.variants[0], found, plain=True)
+    plain = set(found)
+    for variant in unmasked.variants[1:]:
+        _scan(variant, found, plain=False)
+    if any(family not in plain for family in found):
+        found["obfuscated"] = _Evidence(0.4, ", ".join(unmasked.tricks))
+    if "unicode-tags" in unmasked.tricks:
+        found["unicode-tags"] = _Evidence(0.6, "invisible Unicode tag characters")
+    elif "invisible-characters" in unmasked.tricks:
+        found["invisible-characters"] = _Evidence(0.3, "zero-width characters inside words")
+    # Evidence that is only discussed (an article quoting an attack, a tutorial's example)
+    # counts for less, unless something in the text also speaks to the model directly.
+    speaks = any(f in found for f in _SPEAKS_TO_MODEL)
     clear = 1.0
-    for family in families:
-        clear *= 1.0 - _WEIGHTS[family]
-    return DirectiveFinding(tuple(families), tuple(spans), round(1.0 - clear, 4))
+    for evidence in found.values():
+        weight = evidence.weight * (0.3 if evidence.discussed and not speaks else 1.0)
+        clear *= 1.0 - weight
+    families = tuple(found)
+    spans = tuple(found[f].span for f in families)
+    return DirectiveFinding(families, spans, round(1.0 - clear, 4))
 
 
 def flags_for(text: str) -> tuple[str, ...]:

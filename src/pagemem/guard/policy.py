@@ -71,9 +71,9 @@ class Verdict:
 
 def _default_rules() -> dict[str, OriginRule]:
     return {
-        "user": OriginRule("flag", 0.5, 1.0),
-        "agent": OriginRule("flag", 0.5, 1.0),
-        "system": OriginRule("flag", 0.5, 1.0),
+        "user": OriginRule("downrank", 0.5, 1.0),
+        "agent": OriginRule("downrank", 0.5, 1.0),
+        "system": OriginRule("downrank", 0.5, 1.0),
         "tool": OriginRule("quarantine", 0.3, 0.8),
         "web": OriginRule("quarantine", 0.3, 0.7),
     }
