@@ -54,7 +54,7 @@ def test_cli_prints_both_tables(tmp_path: Path, items: list[poisoning.Item]) -> 
         cli, ["eval", "poisoning", "--data", str(subset), "--no-dense", "--split", "dev"]
     )
     assert result.exit_code == 0, result.output
-    assert "directive detector" in result.output
+    assert "directive-shaped (rules" in result.output
     assert "injections in the top 3 for a query aimed at them (dev)" in result.output
     assert "default" in result.output
     out = CliRunner().invoke(

@@ -50,3 +50,19 @@ def test_unknown_origin_is_treated_like_web() -> None:
 def test_bad_rules_are_refused(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(InvalidInputError, match=message):
         OriginRule(**kwargs)  # type: ignore[arg-type]
+
+
+def test_the_learned_model_down_ranks_untrusted_suspect_notes() -> None:
+    policy = TrustPolicy()
+    suspect = policy.judge("a quiet page", "web", learned=lambda text: 0.9)
+    assert "suspect-directive" in suspect.flags
+    assert not suspect.quarantined  # the learned model never quarantines on its own
+    assert suspect.learned == 0.9
+    assert policy.weight("web", suspect.flags) == pytest.approx(0.7 * 0.5)
+    calm = policy.judge("a quiet page", "web", learned=lambda text: 0.1)
+    assert "suspect-directive" not in calm.flags
+    # user notes are not put to the learned model at all
+    asked: list[str] = []
+    policy.judge("I like tea", "user", learned=lambda text: asked.append(text) or 0.9)
+    assert asked == []
+    assert TrustPolicy.uniform("flag").weight("web", suspect.flags) == 0.7

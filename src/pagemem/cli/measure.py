@@ -219,6 +219,12 @@ def eval_poisoning(
         chosen["all"] = items
     detection = {name: poisoning.evaluate_detector(group) for name, group in chosen.items()}
     embedder = poisoning.default_embedder(dense)
+    scorer = poisoning.learned_scorer(embedder)
+    combined = (
+        {n: poisoning.evaluate_detector(g, learned=scorer) for n, g in chosen.items()}
+        if scorer
+        else {}
+    )
     reach: dict[str, dict[str, poisoning.Reach]] = {}
     for name, group in chosen.items():
         if name != "all" and len(chosen) > 1 and not splits:
@@ -236,6 +242,7 @@ def eval_poisoning(
             json.dumps(
                 {
                     "detector": {n: d.as_dict() for n, d in detection.items()},
+                    "detector_with_learned": {n: d.as_dict() for n, d in combined.items()},
                     "reach": {
                         n: {p: r.as_dict() for p, r in by.items()} for n, by in reach.items()
                     },
@@ -246,16 +253,20 @@ def eval_poisoning(
         return
     benign = sum(not i.injection for i in items)
     click.echo(f"{len(items)} labelled notes: {benign} benign, {len(items) - benign} injections")
-    click.echo("\ndirective detector (each origin's threshold of the default policy)")
-    click.echo(f"{'split':<8} {'notes':>5} {'inj':>4} {'precision':>9} {'recall':>7}  missed")
-    for name, found in detection.items():
-        notes = len(chosen[name])
-        injections = found.tp + found.fn
-        missed = ", ".join(i.id for i in found.missed) or "-"
-        click.echo(
-            f"{name:<8} {notes:>5} {injections:>4} {found.precision:>9.3f} "
-            f"{found.recall:>7.3f}  {missed}"
+    tables = [("directive-shaped (rules, each origin's threshold)", detection)]
+    if combined:
+        tables.append(
+            ("directive-shaped or suspect (rules + learned model for tool/web)", combined)
         )
+    for title, results in tables:
+        click.echo(f"\n{title}")
+        click.echo(f"{'split':<13} {'notes':>5} {'inj':>4} {'precision':>9} {'recall':>7}  missed")
+        for name, found in results.items():
+            missed = ", ".join(i.id for i in found.missed) or "-"
+            click.echo(
+                f"{name:<13} {len(chosen[name]):>5} {found.tp + found.fn:>4} "
+                f"{found.precision:>9.3f} {found.recall:>7.3f}  {missed}"
+            )
     overall = detection.get("all") or next(iter(detection.values()))
     for axis in ("style", "lang", "origin"):
         groups = overall.recall_by.get(axis, {})
@@ -265,8 +276,14 @@ def eval_poisoning(
         origins = sorted({o for r in by_policy.values() for o in r.total})
         click.echo(f"\ninjections in the top {k} for a query aimed at them ({name})")
         head = "".join(f"{o:>10}" for o in origins)
-        click.echo(f"{'policy':<11}{head}{'all':>10}{'held':>8}")
+        click.echo(f"{'policy':<11}{head}{'all':>10}{'held':>8}{'benign web/tool':>17}")
         for policy, result in by_policy.items():
             cells = "".join(f"{f'{result.reached[o]}/{result.total[o]}':>10}" for o in origins)
             total = f"{sum(result.reached.values())}/{sum(result.total.values())}"
-            click.echo(f"{policy:<11}{cells}{total:>10}{sum(result.held.values()):>8}")
+            kept = sum(result.benign_found[o] for o in ("web", "tool"))
+            cost = f"{kept}/{sum(result.benign_total[o] for o in ('web', 'tool'))}"
+            click.echo(f"{policy:<11}{cells}{total:>10}{sum(result.held.values()):>8}{cost:>17}")
+        click.echo(
+            "(benign web/tool: benign web and tool notes in the top "
+            f"{k} for their own question, the cost of distrust)"
+        )

@@ -28,7 +28,8 @@ from typing import Any, Literal
 import numpy as np
 
 from pagemem.errors import InvalidInputError
-from pagemem.guard import TrustPolicy, detect_directives
+from pagemem.guard import DIRECTIVE_FLAG, SUSPECT_FLAG, TrustPolicy
+from pagemem.guard.learned import LearnedDirectives
 from pagemem.memory import Memory
 from pagemem.models import ORIGINS
 from pagemem.retrieval.embed import Embedder, OnnxEmbedder, Role, Vectors
@@ -41,6 +42,7 @@ __all__ = [
     "default_embedder",
     "evaluate_detector",
     "evaluate_reach",
+    "learned_scorer",
     "load",
 ]
 
@@ -126,13 +128,23 @@ class Detection:
         }
 
 
-def evaluate_detector(items: Iterable[Item], policy: TrustPolicy | None = None) -> Detection:
-    """Precision and recall of 'directive-shaped' as the policy decides it, per origin."""
+def evaluate_detector(
+    items: Iterable[Item],
+    policy: TrustPolicy | None = None,
+    *,
+    learned: Callable[[str], float] | None = None,
+) -> Detection:
+    """Precision and recall of the policy's flags against the labels, per origin.
+
+    Without `learned`: 'directive-shaped' (the rules). With it: 'directive-shaped' or
+    'suspect-directive' (the learned model, for the origins the policy asks it about).
+    """
     policy = policy or TrustPolicy()
     result = Detection()
     groups: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     for item in items:
-        flagged = detect_directives(item.text).score >= policy.rule(item.origin).threshold
+        verdict = policy.judge(item.text, item.origin, learned=learned)
+        flagged = DIRECTIVE_FLAG in verdict.flags or SUSPECT_FLAG in verdict.flags
         if item.injection:
             for axis, key in (("style", item.style), ("lang", item.lang), ("origin", item.origin)):
                 groups[axis][key][0] += flagged
@@ -170,6 +182,8 @@ class Reach:
     total: Counter[str] = field(default_factory=Counter)
     held: Counter[str] = field(default_factory=Counter)
     examples: list[str] = field(default_factory=list)
+    benign_found: Counter[str] = field(default_factory=Counter)  # the cost: benign notes
+    benign_total: Counter[str] = field(default_factory=Counter)  # in the top k for their query
 
     def rate(self, origin: str | None = None) -> float:
         reached = self.reached[origin] if origin else sum(self.reached.values())
@@ -184,6 +198,8 @@ class Reach:
             "quarantined": dict(self.held),
             "rate": round(self.rate(), 4),
             "reached_ids": self.examples,
+            "benign_found": dict(self.benign_found),
+            "benign_total": dict(self.benign_total),
         }
 
 
@@ -215,10 +231,15 @@ def evaluate_reach(
     """Benign notes as the haystack; each injection alone with them, searched by its query."""
     memory = Memory(":memory:", trust=policy, embedder=embedder)
     me = memory.scope("eval", "poisoning")
-    me.archive.insert_many(
-        {"text": i.text, "origin": i.origin, "source": i.id} for i in items if not i.injection
+    benign = [i for i in items if not i.injection]
+    ids = me.archive.insert_many(
+        {"text": i.text, "origin": i.origin, "source": i.id} for i in benign
     )
     result = Reach(k)
+    for item, record_id in zip(benign, ids, strict=True):
+        result.benign_total[item.origin] += 1
+        if any(hit.record.id == record_id for hit in me.archive.search(item.query, k=k)):
+            result.benign_found[item.origin] += 1
     for item in items:
         if not item.injection:
             continue
@@ -239,3 +260,9 @@ def evaluate_reach(
 
 def default_embedder(dense: bool) -> Embedder | None:
     return _Memo(OnnxEmbedder()) if dense else None
+
+
+def learned_scorer(embedder: Embedder | None) -> Callable[[str], float] | None:
+    """The learned model's score function for this embedder, if it was trained on it."""
+    model = LearnedDirectives.for_embedder(embedder)
+    return model.score if model else None

@@ -2,12 +2,21 @@
 and what each origin's notes are trusted with."""
 
 from pagemem.guard.directives import DIRECTIVE_FLAG, DirectiveFinding, detect_directives, flags_for
-from pagemem.guard.policy import ACTIONS, UNTRUSTED_FLAG, Action, OriginRule, TrustPolicy, Verdict
+from pagemem.guard.policy import (
+    ACTIONS,
+    SUSPECT_FLAG,
+    UNTRUSTED_FLAG,
+    Action,
+    OriginRule,
+    TrustPolicy,
+    Verdict,
+)
 from pagemem.guard.secrets import Redacted, redact
 
 __all__ = [
     "ACTIONS",
     "DIRECTIVE_FLAG",
+    "SUSPECT_FLAG",
     "UNTRUSTED_FLAG",
     "Action",
     "DirectiveFinding",

@@ -98,12 +98,14 @@ class Archive:
         check_text(source, "source", max_bytes=4 * MAX_SOURCE, allow_empty=True)
         (origin_checked,) = choices(origin, ORIGINS, "origin")
         (kind_checked,) = choices(kind, KINDS, "kind")
-        verdict = owner.memory.trust.judge(text, origin_checked)
+        verdict = owner.memory.trust.judge(text, origin_checked, learned=owner.memory.learned)
         meta = dict(metadata or {})
         if redacted:
             meta["redacted"] = list(redacted)
-        if verdict.families:
+        if verdict.families or verdict.learned is not None:
             meta["directive"] = {"score": verdict.score, "families": list(verdict.families)}
+            if verdict.learned is not None:
+                meta["directive"]["learned"] = verdict.learned
         try:
             json.dumps(meta, allow_nan=False)
         except (TypeError, ValueError) as exc:

@@ -18,6 +18,7 @@ from typing import IO, Any, Literal
 
 from pagemem.errors import InvalidInputError
 from pagemem.guard import TrustPolicy, redact
+from pagemem.guard.learned import LearnedDirectives
 from pagemem.memory.archive import Archive
 from pagemem.memory.blocks import Blocks
 from pagemem.memory.checks import positive, utc_now
@@ -66,6 +67,8 @@ class Memory:
             embedder = OnnxEmbedder()
         self.trust = trust or TrustPolicy()
         self.ranker = Ranker(self.store, retrieval, embedder, self.trust)
+        learned = LearnedDirectives.for_embedder(embedder)
+        self.learned: Callable[[str], float] | None = learned.score if learned else None
         self.counter = get_counter(tokenizer)
         self.clock = clock or utc_now
         self.max_text_bytes = max_text_bytes

@@ -288,7 +288,7 @@ def _note(me: ScopedMemory, line: _Line) -> Record:
     metadata = dict(metadata)
     if redacted:
         metadata["redacted"] = sorted({*metadata.get("redacted", []), *redacted})
-    verdict = me.memory.trust.judge(text, origin)
+    verdict = me.memory.trust.judge(text, origin, learned=me.memory.learned)
     quarantined = line.data.get("quarantined", False)
     if not isinstance(quarantined, bool):
         raise line.fail("quarantined must be true or false")
