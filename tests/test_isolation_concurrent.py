@@ -56,7 +56,7 @@ ops = st.one_of(
     st.tuples(st.just("insert_many"), st.integers(1, 4)),
     st.tuples(st.just("inject"), st.sampled_from(SHARED)),
     st.tuples(st.just("search"), st.sampled_from(SHARED),
-              st.sampled_from([None, "tags", "origins", "start"])),
+              st.sampled_from([None, "tags", "origins", "kinds", "source", "start", "end"])),
     st.tuples(st.just("list"), st.sampled_from([None, True, False])),
     st.tuples(st.just("count")),
     st.tuples(st.just("get"), st.integers(1, 12)),
@@ -114,7 +114,10 @@ def _run(me: ScopedMemory, marker: str, program: list[tuple[Any, ...]], model: M
                 None: {},
                 "tags": {"tags": TAGS},
                 "origins": {"origins": ["user", "web"]},
+                "kinds": {"kinds": ["semantic"]},
+                "source": {"source": ""},
                 "start": {"start": start},
+                "end": {"end": start + timedelta(days=36500)},
             }[how]
             for hit in me.archive.search(f"{word} {SHARED[0]}", k=20, **extra):
                 assert hit.record.scope == me.scope
