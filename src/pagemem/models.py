@@ -133,6 +133,18 @@ class Record:
     metadata: dict[str, Any] = field(default_factory=dict)
     flags: tuple[str, ...] = ()
     quarantined: bool = False  # held for review: stored, never returned by search
+    key: str | None = None  # a fact's slot, e.g. "user.home_city": one current fact per key
+    expired_at: datetime | None = None  # when pagemem retired it (superseded or merged)
+    superseded_by: str | None = None  # the record that replaced it
+    mentions: int = 1  # how many times it was stated (near-copies merge into it)
+
+    def valid_at(self, when: datetime) -> bool:
+        """Was this fact true at `when` (valid time), as far as pagemem knows now?"""
+        if self.valid_from > when:
+            return False
+        if self.valid_to is not None:
+            return when < self.valid_to
+        return self.expired_at is None
 
 
 @dataclass(frozen=True, slots=True)

@@ -105,7 +105,7 @@ def test_vectors_are_stored_once_and_reused(tmp_path: Path) -> None:
     with Memory(path, embedder=Counting()) as mem:
         me = mem.scope("acme", "priya")
         me.archive.insert("Miso the dog")
-        me.archive.insert("Miso the dog")  # same text: the stored vector is reused
+        me.archive.insert("Miso the dog", consolidate=False)  # same text: the stored vector is reused
         me.archive.search("dog")
     assert Counting.calls == 1
     with Memory(path, embedder=Counting()) as mem:
@@ -149,7 +149,7 @@ def test_near_copies_are_folded_into_one_hit() -> None:
     with Memory(":memory:") as mem:
         me = mem.scope("acme", "priya")
         me.archive.insert("Priya prefers aisle seats")
-        me.archive.insert("Priya prefers aisle seats.")
+        me.archive.insert("Priya prefers aisle seats.", consolidate=False)
         me.archive.insert("Priya's dog is Miso")
         ids = [h.record.id for h in me.archive.search("aisle seats", k=3)]
         assert len(ids) == 2
@@ -158,7 +158,7 @@ def test_near_copies_are_folded_into_one_hit() -> None:
     with Memory(":memory:", retrieval=keep_all) as mem:
         me = mem.scope("acme", "priya")
         me.archive.insert("Priya prefers aisle seats")
-        me.archive.insert("Priya prefers aisle seats.")
+        me.archive.insert("Priya prefers aisle seats.", consolidate=False)
         assert len(me.archive.search("aisle seats", k=3)) == 2
 
 
@@ -174,8 +174,8 @@ def test_recency_prefers_the_newer_of_two_equal_notes() -> None:
     config = RetrievalConfig(recency_half_life_days=30, neighbour_weight=0, duplicate_cosine=1.0)
     with Memory(":memory:", embedder=None, retrieval=config, clock=clock) as mem:
         me = mem.scope("acme", "priya")
-        me.archive.insert("Priya's favourite cafe is Analog")
-        me.archive.insert("Priya's favourite cafe is Analog")
+        me.archive.insert("Priya's favourite cafe is Analog", consolidate=False)
+        me.archive.insert("Priya's favourite cafe is Analog", consolidate=False)
         hits = me.archive.search("favourite cafe")
         assert [h.record.id for h in hits] == ["a2", "a1"]
         assert hits[1].score >= 0.8 * hits[0].score - 1e-9  # recency takes at most 20 %

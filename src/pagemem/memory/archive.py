@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from pagemem.consolidate import Decision
 from pagemem.errors import InvalidInputError, NotFoundError
 from pagemem.memory.checks import MAX_K, MAX_SOURCE, aware, choices, positive, tags_of
 from pagemem.models import KINDS, ORIGINS, Hit, Kind, Origin, Record, check_text
@@ -16,7 +18,19 @@ from pagemem.store.base import NewRecord, RecordFilter
 if TYPE_CHECKING:
     from pagemem.memory.core import ScopedMemory
 
-__all__ = ["Archive"]
+__all__ = ["Archive", "Version"]
+
+_TRUST = {"system": 3, "user": 3, "agent": 2, "tool": 1, "web": 0}
+_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:\-]{0,127}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """One version of a fact: the record, the id that replaced it, and the reasons."""
+
+    record: Record
+    replaced_by: str | None
+    reasons: tuple[str, ...]
 
 
 class Archive:
@@ -37,9 +51,18 @@ class Archive:
         metadata: dict[str, Any] | None = None,
         valid_from: datetime | None = None,
         valid_to: datetime | None = None,
+        key: str | None = None,
+        consolidate: bool = True,
         actor: str | None = None,
     ) -> str:
-        """Store a note and return its id. `origin` says who it came from."""
+        """Store a note and return its id. `origin` says who it came from.
+
+        Facts (kinds "semantic" and "procedural") are consolidated on write: a
+        restatement returns the id of the fact it merged into (no new row); a change
+        closes the facts it replaces, which stay in history. `key` names the fact's slot
+        ("user.home_city"): the current fact of that key is replaced without guessing.
+        Episodic notes, and writes with `consolidate=False`, are stored as they are.
+        """
         record = self._prepare(
             text,
             source=source,
@@ -49,8 +72,111 @@ class Archive:
             metadata=metadata,
             valid_from=valid_from,
             valid_to=valid_to,
+            key=key,
         )
-        return self._store_all([record], actor or record.origin)[0]
+        who = actor or record.origin
+        if not consolidate or record.kind == "episodic" or record.quarantined:
+            return self._store_all([record], who)[0]
+        return self._consolidated(record, who)
+
+    def _consolidated(self, record: NewRecord, actor: str) -> str:
+        owner = self._owner
+        memory = owner.memory
+        if record.key is not None:
+            current = self._store.current_with_key(owner.scope, record.key)
+            same = [r for r in current if r.text.strip().lower() == record.text.strip().lower()]
+            if same:
+                decision = Decision("merge", (same[0].id,), f"same fact for key {record.key}")
+            else:
+                ids = tuple(r.id for r in current)
+                decision = Decision("supersede" if ids else "insert", ids, f"new {record.key}")
+        else:
+            near = memory.ranker.similar(owner.scope, record.text, 8, now=memory.now())
+            found = {r.id: r for r in self._store.get_records(owner.scope, [i for i, _ in near])}
+            # A note may only replace facts of its own or a less trusted origin: a web page
+            # cannot supersede what the user said.
+            trust = _TRUST.get(record.origin, 0)
+            pairs = [
+                (found[i], c)
+                for i, c in near
+                if i in found
+                and found[i].kind != "episodic"
+                and _TRUST.get(found[i].origin, 0) <= trust
+            ]
+            cosines = [c for _, c in pairs]
+            decision = memory.consolidator.decide(
+                record.text,
+                [r for r, _ in pairs],
+                None if any(c is None for c in cosines) else [float(c or 0) for c in cosines],
+            )
+        at = memory.now()
+        if decision.action == "merge" and not self._same_origin(decision.targets[0], record):
+            decision = Decision("insert")  # a restatement by someone else is its own note
+        if decision.action == "merge":
+            target = decision.targets[0]
+            self._store.restate(
+                owner.scope,
+                target,
+                source=record.source,
+                reason=decision.reason,
+                actor=actor,
+                at=at,
+            )
+            return target
+        new_id = self._store_all([record], actor)[0]
+        for old in decision.targets if decision.action == "supersede" else ():
+            closed = self._store.retire(
+                owner.scope,
+                old,
+                valid_to=record.valid_from,
+                superseded_by=new_id,
+                reason=f"superseded by {new_id}: {decision.reason}",
+                op="supersede",
+                actor=actor,
+                at=at,
+            )
+            if closed is not None:
+                memory.ranker.retired(owner.scope, closed)
+        return new_id
+
+    def _same_origin(self, record_id: str, record: NewRecord) -> bool:
+        existing = self._store.get_record(self._owner.scope, record_id)
+        return existing is not None and existing.origin == record.origin
+
+    def versions(self, record_id: str) -> list[Version]:
+        """Every version of a fact, oldest first: what it said, when it was true, what
+        replaced it and why (from the history)."""
+        start = self.get(record_id)
+        chain = [start]
+        seen = {start.id}
+        # walk back to the first version, then forward to the latest
+        while True:
+            earlier = [
+                r
+                for r in self._store.list_records(
+                    self._owner.scope, RecordFilter(quarantined=None), limit=100_000, offset=0
+                )
+                if r.superseded_by == chain[0].id and r.id not in seen
+            ]
+            if not earlier:
+                break
+            chain.insert(0, earlier[0])
+            seen.add(earlier[0].id)
+        while chain[-1].superseded_by and chain[-1].superseded_by not in seen:
+            nxt = self._store.get_record(self._owner.scope, chain[-1].superseded_by)
+            if nxt is None:
+                break
+            chain.append(nxt)
+            seen.add(nxt.id)
+        out = []
+        for record in chain:
+            reasons = [
+                e.after or ""
+                for e in self._owner.history(record.id)
+                if e.op in ("supersede", "merge") and e.after
+            ]
+            out.append(Version(record, record.superseded_by, tuple(reasons)))
+        return out
 
     def insert_many(
         self, items: Iterable[str | Mapping[str, Any]], *, actor: str | None = None
@@ -90,6 +216,7 @@ class Archive:
         metadata: dict[str, Any] | None = None,
         valid_from: datetime | None = None,
         valid_to: datetime | None = None,
+        key: str | None = None,
     ) -> NewRecord:
         owner = self._owner
         text, redacted = owner._clean(owner._text(text, "text"), "a note")
@@ -115,6 +242,10 @@ class Archive:
         end = aware(valid_to, "valid_to")
         if end is not None and end <= start:
             raise InvalidInputError("valid_to must be later than valid_from")
+        if key is not None and (not isinstance(key, str) or not _KEY.match(key)):
+            raise InvalidInputError(
+                f"key {key!r} must be 1-128 characters of letters, digits, '.', '_', ':' or '-'"
+            )
         return NewRecord(
             text=text,
             kind=kind_checked,  # type: ignore[arg-type]
@@ -127,6 +258,7 @@ class Archive:
             metadata=meta,
             flags=verdict.flags,
             quarantined=verdict.quarantined,
+            key=key,
         )
 
     def get(self, record_id: str) -> Record:
@@ -150,8 +282,10 @@ class Archive:
         source: str | None = None,
         start: datetime | None = None,
         end: datetime | None = None,
+        as_of: datetime | None = None,
     ) -> list[Hit]:
-        """The k best notes for a free-text question, best first."""
+        """The k best notes for a free-text question, best first: facts true now, or with
+        `as_of`, facts that were true then (superseded ones included)."""
         query = self._owner._text(query, "query", allow_empty=True)
         where = self._filter(
             tags=tags, kinds=kinds, origins=origins, source=source, start=start, end=end
@@ -159,7 +293,12 @@ class Archive:
         scope = self._owner.scope
         allowed = None if where == RecordFilter() else self._store.filter_record_ids(scope, where)
         ranked = self._owner.memory.ranker.search(
-            scope, query, positive(k, "k", MAX_K), allowed=allowed, now=self._owner.memory.now()
+            scope,
+            query,
+            positive(k, "k", MAX_K),
+            allowed=allowed,
+            now=self._owner.memory.now(),
+            as_of=aware(as_of, "as_of"),
         )
         records = {r.id: r for r in self._store.get_records(scope, [r.id for r in ranked])}
         # A record deleted or held by another process since the index was read is skipped.

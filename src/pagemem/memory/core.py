@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any, Literal
 
+from pagemem.consolidate import Consolidator
 from pagemem.errors import InvalidInputError
 from pagemem.guard import TrustPolicy, redact
 from pagemem.guard.learned import LearnedDirectives
@@ -65,6 +66,7 @@ class Memory:
                     f"embedder must be 'default', None or an Embedder, got {embedder!r}"
                 )
             embedder = OnnxEmbedder()
+        self.consolidator = Consolidator()
         self.trust = trust or TrustPolicy()
         self.ranker = Ranker(self.store, retrieval, embedder, self.trust)
         learned = LearnedDirectives.for_embedder(embedder)

@@ -28,6 +28,8 @@ from pagemem.store.base import Collection, IndexRow, Store
 __all__ = ["Ranked", "Ranker", "RetrievalConfig"]
 
 _PAGE = 10_000
+# Times read back from SQLite (julianday arithmetic) can be off by tens of microseconds.
+_SLACK = 0.001
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +92,9 @@ class _ScopeIndex:
         self.ids: list[str] = []
         self.position: dict[str, int] = {}
         self.times = Column(np.float64)
+        self.valid_from = Column(np.float64)  # when each fact became true (POSIX seconds)
+        self.valid_to = Column(np.float64)  # when it stopped (inf: still true)
+        self.expired = Column(np.bool_)  # retired by pagemem: superseded or merged
         self.weights = Column(np.float64)  # trust of each note: its origin and flags
         self.speaker_codes = Column(np.int64)  # index into speaker_names, -1: none
         self.speaker_names: dict[str, int] = {}
@@ -101,6 +106,9 @@ class _ScopeIndex:
         self.ids.append(row.id)
         self.position[row.id] = doc
         self.times.append(row.created_at)
+        self.valid_from.append(row.valid_from)
+        self.valid_to.append(row.valid_to)
+        self.expired.append(row.expired)
         self.weights.append(self.trust.weight(row.origin, row.flags))
         name = row.speaker.lower() if row.speaker else ""
         code = self.speaker_names.setdefault(name, len(self.speaker_names)) if name else -1
@@ -131,6 +139,7 @@ class Ranker:
         self._indexes: dict[tuple[Scope, Collection], _ScopeIndex] = {}
         self._lock = threading.RLock()
         self.embedded = 0  # notes this ranker has embedded (stored vectors are reused)
+        self._recent: dict[str, Vectors] = {}  # documents embedded before they were stored
 
     @property
     def embedder_id(self) -> str:
@@ -182,6 +191,10 @@ class Ranker:
                 found[record.id] = np.frombuffer(blob, dtype=np.float32)
             else:
                 missing.append(record)
+        cached = [r for r in missing if r.text in self._recent]
+        for row in cached:
+            found[row.id] = self._recent.pop(row.text)
+        missing = [r for r in missing if r.id not in found]
         if missing:
             fresh = embedder.embed([r.text for r in missing], role="document")
             self.embedded += len(missing)
@@ -229,6 +242,23 @@ class Ranker:
             else:
                 self._indexes.pop((scope, "records"), None)
 
+    def retired(self, scope: Scope, record: Record) -> None:
+        """Called after this process closed a fact (superseded or merged): update it."""
+        with self._lock:
+            index = self._indexes.get((scope, "records"))
+            doc = index.position.get(record.id) if index is not None else None
+            if (
+                index is not None
+                and doc is not None
+                and index.revision + 1 == self.store.revision(scope)
+            ):
+                index.expired.view()[doc] = record.expired_at is not None
+                if record.valid_to is not None:
+                    index.valid_to.view()[doc] = record.valid_to.timestamp()
+                index.revision += 1
+            else:
+                self._indexes.pop((scope, "records"), None)
+
     def forget(self, scope: Scope) -> None:
         """Drop a scope's in-memory indexes (their terms included); they reload on demand."""
         with self._lock:
@@ -244,6 +274,33 @@ class Ranker:
                 self._index(scope, collection)
             return self.embedded - before
 
+    def similar(
+        self, scope: Scope, text: str, k: int, *, now: datetime | None = None
+    ) -> list[tuple[str, float | None]]:
+        """The current facts closest to a note about to be written, with their cosine
+        to it (None without an embedder); the note's vector is kept for its indexing."""
+        ranked = self.search(scope, text, k, now=now)
+        if not ranked or self.embedder is None:
+            return [(r.id, None) for r in ranked]
+        vector = self.embedder.embed([text], role="document")[0]
+        if len(self._recent) > 256:
+            self._recent.clear()
+        self._recent[text] = vector
+        with self._lock:
+            index = self._index(scope, "records")
+            docs = [index.position.get(r.id) for r in ranked]
+            known = [d for d in docs if d is not None]
+            rows = _normalise(index.vectors.rows(known)) if known else None
+        cosines: dict[int, float] = {}
+        if rows is not None:
+            cosines = dict(
+                zip(known, (float(c) for c in rows @ _normalise(vector[None])[0]), strict=True)
+            )
+        return [
+            (r.id, cosines.get(d) if d is not None else None)
+            for r, d in zip(ranked, docs, strict=True)
+        ]
+
     # ranking
 
     def search(
@@ -255,8 +312,13 @@ class Ranker:
         collection: Collection = "records",
         allowed: set[str] | None = None,
         now: datetime | None = None,
+        as_of: datetime | None = None,
     ) -> list[Ranked]:
-        """The k best items for the query; `allowed` restricts them to these ids."""
+        """The k best items for the query; `allowed` restricts them to these ids.
+
+        Archival notes are facts with a valid time: by default only those true `now`
+        (and not retired) compete; with `as_of`, those that were true then.
+        """
         terms = self.analyzer.query(query)
         with self._lock:
             index = self._index(scope, collection)
@@ -296,6 +358,9 @@ class Ranker:
             scores = scores * index.weights.view() * self._recency(index, now)
             ids = list(index.ids)
             vectors = index.vectors if len(index.vectors) else None
+            valid = self._valid(index, now, as_of) if collection == "records" else None
+        if valid is not None:
+            candidates = candidates & valid
         if allowed is not None:
             candidates = candidates & np.asarray([item_id in allowed for item_id in ids])
         ranked = np.where(candidates, scores, -np.inf)
@@ -312,6 +377,26 @@ class Ranker:
                 explain += f" speaker={speaker}"
             results.append(Ranked(ids[i], float(scores[i]), explain))
         return results
+
+    @staticmethod
+    def _valid(
+        index: _ScopeIndex, now: datetime | None, as_of: datetime | None
+    ) -> npt.NDArray[np.bool_] | None:
+        if not len(index.valid_from):
+            return None
+        start, end = index.valid_from.view() - _SLACK, index.valid_to.view()
+        expired: npt.NDArray[np.bool_] = index.expired.view()
+        if as_of is None:
+            if now is None:
+                current: npt.NDArray[np.bool_] = ~expired
+                return current
+            moment = now.timestamp()
+            return np.asarray((start <= moment) & (moment < end) & ~expired, dtype=np.bool_)
+        moment = as_of.timestamp()
+        # A fact closed by a later one keeps its interval; a merged copy (expired with no
+        # end of validity) was never a fact of its own.
+        closed = expired & np.isinf(end)
+        return np.asarray((start <= moment) & (moment < end) & ~closed, dtype=np.bool_)
 
     def _recency(self, index: _ScopeIndex, now: datetime | None) -> FloatArray | float:
         half_life = self.config.recency_half_life_days * 86400.0
@@ -441,4 +526,7 @@ def _row(record: Record) -> IndexRow:
         origin=record.origin,
         speaker=speaker if isinstance(speaker, str) else None,
         flags=record.flags,
+        valid_from=record.valid_from.timestamp(),
+        valid_to=float("inf") if record.valid_to is None else record.valid_to.timestamp(),
+        expired=record.expired_at is not None,
     )

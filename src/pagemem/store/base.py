@@ -50,6 +50,9 @@ class IndexRow:
     speaker: str | None
     vector: bytes | None = None  # the stored vector of the model asked for, if any
     flags: tuple[str, ...] = ()
+    valid_from: float = float("-inf")  # POSIX seconds; facts only
+    valid_to: float = float("inf")
+    expired: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +70,7 @@ class NewRecord:
     metadata: dict[str, Any]
     flags: tuple[str, ...]
     quarantined: bool = False
+    key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +169,32 @@ class Store(Protocol):
     def revision(self, scope: Scope, collection: Collection = "records") -> int:
         """A number that changes whenever the collection gains or loses an item
         (quarantined records are not part of the searchable collection)."""
+        ...
+
+    def retire(
+        self,
+        scope: Scope,
+        record_id: str,
+        *,
+        valid_to: datetime | None,
+        superseded_by: str | None,
+        reason: str,
+        op: str,
+        actor: str,
+        at: datetime,
+    ) -> Record | None:
+        """Close a current fact: it stops being true at `valid_to` (if given) and is
+        expired now; nothing is deleted. The history records `op` and `reason`."""
+        ...
+
+    def restate(
+        self, scope: Scope, record_id: str, *, source: str, reason: str, actor: str, at: datetime
+    ) -> Record | None:
+        """A near-copy was written again: count it and keep its source, no new row."""
+        ...
+
+    def current_with_key(self, scope: Scope, key: str) -> list[Record]:
+        """Current (unexpired) facts of the scope with this key."""
         ...
 
     def set_quarantined(

@@ -48,6 +48,8 @@ from pagemem.store.sqlite_rows import (
 
 __all__ = ["SQLiteStore"]
 
+_EPOCH = "((julianday({}) - 2440587.5) * 86400.0)"  # an ISO timestamp as POSIX seconds
+
 
 class SQLiteStore:
     """A Store on one SQLite file (or ':memory:')."""
@@ -153,7 +155,8 @@ class SQLiteStore:
                 cursor = conn.execute(
                     "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, "
                     "kind, origin, source, created_at, valid_from, valid_to, tags, metadata, "
-                    "flags, quarantined) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "flags, quarantined, fact_key) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         *_key(scope),
                         record_id,
@@ -169,6 +172,7 @@ class SQLiteStore:
                         json.dumps(record.metadata),
                         json.dumps(list(record.flags)),
                         int(record.quarantined),
+                        record.key,
                     ),
                 )
                 conn.executemany(
@@ -201,6 +205,7 @@ class SQLiteStore:
                         metadata=record.metadata,
                         flags=record.flags,
                         quarantined=record.quarantined,
+                        key=record.key,
                     )
                 )
             self._bump_revision(conn, scope, sum(not r.quarantined for r in records))
@@ -241,14 +246,19 @@ class SQLiteStore:
         model_id: str | None = None,
     ) -> list[IndexRow]:
         if collection == "records":
-            columns = "t.text, t.origin, json_extract(t.metadata, '$.speaker'), t.flags"
+            columns = (
+                "t.text, t.origin, json_extract(t.metadata, '$.speaker'), t.flags, "
+                f"{_EPOCH.format('t.valid_from')}, {_EPOCH.format('t.valid_to')}, "
+                "t.expired_at IS NOT NULL"
+            )
         else:  # a message's origin follows its role; messages have no speaker metadata
             columns = (
-                "t.content, CASE t.role WHEN 'assistant' THEN 'agent' ELSE t.role END, NULL, '[]'"
+                "t.content, CASE t.role WHEN 'assistant' THEN 'agent' ELSE t.role END, NULL, '[]', "
+                "NULL, NULL, 0"
             )
         table, vectors, key, _, extra, _ = _COLLECTIONS[collection]
         rows = self._read(
-            f"SELECT t.pk, t.id, {columns}, (julianday(t.created_at) - 2440587.5) * 86400.0, "
+            f"SELECT t.pk, t.id, {columns}, {_EPOCH.format('t.created_at')}, "
             f"v.vector FROM {table} t LEFT JOIN {vectors} v ON v.{key} = t.pk AND v.model_id = ? "
             f"WHERE {_scoped('t')}{extra} AND t.pk > ? ORDER BY t.pk LIMIT ?",
             (model_id or "", *_key(scope), after, limit),
@@ -258,11 +268,14 @@ class SQLiteStore:
                 pk=row[0],
                 id=row[1],
                 text=row[2],
-                created_at=row[6],
+                created_at=row[9],
                 origin=row[3],
                 speaker=row[4] if isinstance(row[4], str) else None,
-                vector=row[7],
+                vector=row[10],
                 flags=tuple(json.loads(row[5])),
+                valid_from=float("-inf") if row[6] is None else row[6],
+                valid_to=float("inf") if row[7] is None else row[7],
+                expired=bool(row[8]),
             )
             for row in rows
         ]
@@ -366,6 +379,91 @@ class SQLiteStore:
                     actor=actor,
                 )
         return removed
+
+    def retire(
+        self,
+        scope: Scope,
+        record_id: str,
+        *,
+        valid_to: datetime | None,
+        superseded_by: str | None,
+        reason: str,
+        op: str,
+        actor: str,
+        at: datetime,
+    ) -> Record | None:
+        with self._write() as conn:
+            changed = conn.execute(
+                f"UPDATE records SET expired_at = ?, superseded_by = ?, "
+                "valid_to = CASE WHEN ? IS NULL THEN valid_to "
+                "WHEN valid_to IS NULL OR valid_to > ? THEN max(?, valid_from) ELSE valid_to END "
+                f"WHERE {_SCOPE_SQL} AND id = ? AND expired_at IS NULL RETURNING quarantined",
+                (
+                    _ts(at),
+                    superseded_by,
+                    None if valid_to is None else _ts(valid_to),
+                    None if valid_to is None else _ts(valid_to),
+                    None if valid_to is None else _ts(valid_to),
+                    *_key(scope),
+                    record_id,
+                ),
+            ).fetchone()
+            if changed is not None:
+                if not changed[0]:
+                    self._bump_revision(conn, scope)
+                self._log(
+                    conn,
+                    scope,
+                    at=at,
+                    op=op,
+                    target="record",
+                    target_id=record_id,
+                    before=None,
+                    after=reason,
+                    actor=actor,
+                )
+        return self.get_record(scope, record_id)
+
+    def restate(
+        self, scope: Scope, record_id: str, *, source: str, reason: str, actor: str, at: datetime
+    ) -> Record | None:
+        with self._write() as conn:
+            row = conn.execute(
+                f"SELECT metadata FROM records WHERE {_SCOPE_SQL} AND id = ?",
+                (*_key(scope), record_id),
+            ).fetchone()
+            if row is None:
+                return None
+            metadata = json.loads(row[0])
+            sources = list(metadata.get("sources", []))
+            if source and source not in sources:
+                sources.append(source)
+            metadata["sources"] = sources[-100:]  # bounded: the count keeps the rest
+            conn.execute(
+                f"UPDATE records SET mentions = mentions + 1, metadata = ? "
+                f"WHERE {_SCOPE_SQL} AND id = ?",
+                (json.dumps(metadata), *_key(scope), record_id),
+            )
+            self._log(
+                conn,
+                scope,
+                at=at,
+                op="merge",
+                target="record",
+                target_id=record_id,
+                before=None,
+                after=reason,
+                actor=actor,
+            )
+        return self.get_record(scope, record_id)
+
+    def current_with_key(self, scope: Scope, key: str) -> list[Record]:
+        rows = self._read(
+            f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {_scoped('r')} AND r.fact_key = ? "
+            "AND r.expired_at IS NULL ORDER BY r.pk",
+            (*_key(scope), key),
+        )
+        return [_record(row) for row in rows]
 
     def set_quarantined(
         self, scope: Scope, record_id: str, held: bool, *, actor: str, at: datetime

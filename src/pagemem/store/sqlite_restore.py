@@ -59,8 +59,9 @@ def restore_scope(
     for record in dump.records:
         cursor = conn.execute(
             "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, kind, origin, "
-            "source, created_at, valid_from, valid_to, tags, metadata, flags, quarantined) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "source, created_at, valid_from, valid_to, tags, metadata, flags, quarantined, "
+            "fact_key, expired_at, superseded_by, mentions) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 *key,
                 record.id,
@@ -76,6 +77,10 @@ def restore_scope(
                 json.dumps(record.metadata),
                 json.dumps(list(record.flags)),
                 int(record.quarantined),
+                record.key,
+                None if record.expired_at is None else _ts(record.expired_at),
+                record.superseded_by,
+                record.mentions,
             ),
         )
         conn.executemany(

@@ -16,7 +16,8 @@ _TS = "%Y-%m-%dT%H:%M:%S.%fZ"
 _SCOPE_SQL = "tenant_id = ? AND user_id = ? AND agent_id = ?"
 _RECORD_COLUMNS = (
     "r.tenant_id, r.user_id, r.agent_id, r.id, r.text, r.kind, r.origin, r.source, "
-    "r.created_at, r.valid_from, r.valid_to, r.tags, r.metadata, r.flags, r.quarantined"
+    "r.created_at, r.valid_from, r.valid_to, r.tags, r.metadata, r.flags, r.quarantined, "
+    "r.fact_key, r.expired_at, r.superseded_by, r.mentions"
 )
 _MESSAGE_COLUMNS = (
     "m.id, m.role, m.content, m.created_at, m.seq, m.name, m.tool_call_id, m.in_context, "
@@ -85,6 +86,10 @@ def _record(row: sqlite3.Row) -> Record:
         metadata=json.loads(row["metadata"]),
         flags=tuple(json.loads(row["flags"])),
         quarantined=bool(row["quarantined"]),
+        key=row["fact_key"],
+        expired_at=_dt(row["expired_at"]),
+        superseded_by=row["superseded_by"],
+        mentions=row["mentions"],
     )
 
 
