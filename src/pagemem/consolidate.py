@@ -18,12 +18,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import numpy as np
-
 from pagemem.models import Record
 from pagemem.retrieval.analysis import Analyzer
 
-__all__ = ["Consolidator", "Decision", "Slot", "slot_of"]
+__all__ = ["TRUST", "Consolidator", "Decision", "Slot", "slot_of", "slot_signature"]
+
+# A note may only merge into or replace facts of an origin trusted no more than its own.
+TRUST = {"system": 3, "user": 3, "agent": 2, "tool": 1, "web": 0}
 
 Action = Literal["insert", "merge", "supersede"]
 
@@ -49,13 +50,14 @@ _SUBJECT = (
     r"(?P<subj>I|my|me|we|our|the user|user|[A-Z][a-z]+(?:'s)?(?: [a-z]+)?|"
     r"(?:he|she|they))"
 )
+_HAVE = r"(?:'ve|'m|'d|'s)?"
 _NEG = r"(?P<neg>no longer |not |never |don't |doesn't |do not |does not |stopped |quit )?"
 _VALUE = r"(?P<val>[^.;,!?\n]{1,60})"
 _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     (
         "home",
         re.compile(
-            rf"^{_SUBJECT}\s+(?:(?:have|has|just|recently|now)\s+)*{_NEG}(?:live|lives|living|"
+            rf"^{_SUBJECT}{_HAVE}\s+(?:(?:have|has|just|recently|now)\s+)*{_NEG}(?:live|lives|living|"
             r"am living|is living|reside|resides|am based|is based|moved|relocated|moving|"
             rf"'m based|'m living|'ve moved)\s+(?:back\s+)?(?:in|to)\s+(?:the\s+)?{_VALUE}",
             re.IGNORECASE,
@@ -64,7 +66,7 @@ _SHAPES: list[tuple[str, re.Pattern[str]]] = [
     (
         "employer",
         re.compile(
-            rf"^{_SUBJECT}\s+(?:(?:have|has|just|recently|now)\s+)*{_NEG}(?:work|works|working|"
+            rf"^{_SUBJECT}{_HAVE}\s+(?:(?:have|has|just|recently|now)\s+)*{_NEG}(?:work|works|working|"
             r"am working|is working|started working|joined|got a (?:new )?job|changed jobs?|"
             rf"'m working|switched jobs?)\s+(?:at|for|to)\s+{_VALUE}",
             re.IGNORECASE,
@@ -150,6 +152,12 @@ def slot_of(text: str) -> Slot | None:
     return None
 
 
+def slot_signature(text: str) -> str | None:
+    """'subject|attribute' of a simple fact, stored so facts of a slot can be found."""
+    slot = slot_of(text)
+    return None if slot is None else f"{slot.subject}|{slot.attribute}"
+
+
 _ANALYZER = Analyzer()
 
 
@@ -194,7 +202,7 @@ class Consolidator:
         self,
         text: str,
         candidates: Sequence[Record],
-        cosines: Sequence[float] | None = None,
+        cosines: Sequence[float | None] | None = None,
     ) -> Decision:
         """`candidates`: current facts of the scope, closest first; `cosines`: their
         embedding similarity to `text` (None without an embedder)."""
@@ -277,8 +285,3 @@ class Consolidator:
                 return Decision("merge", (record_id,), f"{what} restated ({old.value})")
             return Decision("insert")
         return Decision("supersede", (record_id,), f"{what}: {old.value} -> {new.value}")
-
-
-def cosine_to(vector: np.ndarray, others: np.ndarray) -> list[float]:
-    """Plain cosine of one unit vector against rows of unit vectors."""
-    return [float(v) for v in others @ vector]

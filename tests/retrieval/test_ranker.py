@@ -105,7 +105,9 @@ def test_vectors_are_stored_once_and_reused(tmp_path: Path) -> None:
     with Memory(path, embedder=Counting()) as mem:
         me = mem.scope("acme", "priya")
         me.archive.insert("Miso the dog")
-        me.archive.insert("Miso the dog", consolidate=False)  # same text: the stored vector is reused
+        me.archive.insert(
+            "Miso the dog", consolidate=False
+        )  # same text: the stored vector is reused
         me.archive.search("dog")
     assert Counting.calls == 1
     with Memory(path, embedder=Counting()) as mem:

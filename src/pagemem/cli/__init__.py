@@ -19,6 +19,7 @@ for _command in (
     textbook.demo,
     textbook.budget,
     admin.reindex,
+    admin.consolidate,
     admin.forget,
     admin.retention,
     admin.quarantine,

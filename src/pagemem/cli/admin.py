@@ -1,4 +1,5 @@
-"""Operator commands on a memory file: reindex, forget, retention, quarantine, export, import.
+"""Operator commands on a memory file: reindex, consolidate, forget, retention, quarantine,
+export, import.
 
 Commands that delete preview by default and act only with `--yes`.
 """
@@ -20,7 +21,7 @@ from pagemem.errors import PagememError
 from pagemem.memory import Memory, ScopedMemory
 from pagemem.models import ORIGINS, Record, RetentionRule
 
-__all__ = ["export", "forget", "import_", "quarantine", "reindex", "retention"]
+__all__ = ["consolidate", "export", "forget", "import_", "quarantine", "reindex", "retention"]
 
 _DB = click.option(
     "--db",
@@ -327,3 +328,22 @@ def import_(db: Path, tenant: str, user: str, agent: str | None, source: IO[str]
         f"{done.history} history entries",
         file=sys.stdout,
     )
+
+
+@click.command()
+@_DB
+@click.option("--tenant", default=None, help="Only this tenant's scopes.")
+@click.option("--dry-run", is_flag=True, help="Report what would change; change nothing.")
+def consolidate(db: Path, tenant: str | None, dry_run: bool) -> None:
+    """Fold restatements into the facts they repeat and close facts a later one changed."""
+    with Memory(db) as memory:
+        done = memory.consolidate(tenant=tenant, dry_run=dry_run)
+        for scope, result in done.items():
+            for copy, kept in result.merged:
+                click.echo(f"{scope}: {copy} merged into {kept} ({result.reasons[copy]})")
+            for old, new in result.superseded:
+                click.echo(f"{scope}: {old} superseded by {new} ({result.reasons[old]})")
+        merged = sum(len(r.merged) for r in done.values())
+        closed = sum(len(r.superseded) for r in done.values())
+        verb = "would merge" if dry_run else "merged"
+        click.echo(f"{verb} {merged} notes, {'would close' if dry_run else 'closed'} {closed}")

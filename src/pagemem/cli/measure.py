@@ -287,3 +287,31 @@ def eval_poisoning(
             "(benign web/tool: benign web and tool notes in the top "
             f"{k} for their own question, the cost of distrust)"
         )
+
+
+@eval_group.command(name="facts")
+@click.option(
+    "--dense/--no-dense",
+    default=True,
+    show_default=True,
+    help="Consolidate with the bundled embedding model (off: words alone).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
+def eval_facts(dense: bool, as_json: bool) -> None:
+    """Stale facts, duplicates and wrong merges in the top 5, over the fact scenarios."""
+    from pagemem.eval import facts
+
+    score = facts.run(embedder="default" if dense else None)
+    if as_json:
+        click.echo(json.dumps(score.as_dict(), indent=2))
+        return
+    click.echo(f"{len(facts.SCENARIOS)} scenarios, {score.questions} questions")
+    for label, value in (
+        ("stale facts in the top 5", score.stale_in_top5),
+        ("duplicates in the top 5", score.duplicates_in_top5),
+        ("wrong merges", score.wrong_merges),
+        ("expected fact missing from the top 5", score.misses),
+    ):
+        click.echo(f"{label:<40} {value}")
+    for problem in score.problems:
+        click.echo(f"  {problem}")

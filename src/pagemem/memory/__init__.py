@@ -2,6 +2,7 @@
 
 from pagemem.memory.archive import Archive
 from pagemem.memory.blocks import DEFAULT_BLOCK_LIMIT, Blocks
+from pagemem.memory.consolidation import Consolidation
 from pagemem.memory.core import Forgetting, Memory, ScopedMemory
 from pagemem.memory.recall import Recall
 from pagemem.memory.retention import Expired, Retention
@@ -11,6 +12,7 @@ __all__ = [
     "DEFAULT_BLOCK_LIMIT",
     "Archive",
     "Blocks",
+    "Consolidation",
     "Expired",
     "Forgetting",
     "Imported",

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from pagemem.consolidate import Decision
+from pagemem.consolidate import TRUST, Decision, slot_signature
 from pagemem.errors import InvalidInputError, NotFoundError
 from pagemem.memory.checks import MAX_K, MAX_SOURCE, aware, choices, positive, tags_of
 from pagemem.models import KINDS, ORIGINS, Hit, Kind, Origin, Record, check_text
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Archive", "Version"]
 
-_TRUST = {"system": 3, "user": 3, "agent": 2, "tool": 1, "web": 0}
 _KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:\-]{0,127}$")
 
 
@@ -83,7 +82,7 @@ class Archive:
         owner = self._owner
         memory = owner.memory
         if record.key is not None:
-            current = self._store.current_with_key(owner.scope, record.key)
+            current = self._store.current_facts(owner.scope, key=record.key)
             same = [r for r in current if r.text.strip().lower() == record.text.strip().lower()]
             if same:
                 decision = Decision("merge", (same[0].id,), f"same fact for key {record.key}")
@@ -93,21 +92,23 @@ class Archive:
         else:
             near = memory.ranker.similar(owner.scope, record.text, 8, now=memory.now())
             found = {r.id: r for r in self._store.get_records(owner.scope, [i for i, _ in near])}
+            if record.slot is not None:  # facts of the same slot, however differently worded
+                mates = self._store.current_facts(owner.scope, slot=record.slot)
+                known = {i for i, _ in near}
+                near += [(r.id, None) for r in mates if r.id not in known]
+                found.update((r.id, r) for r in mates)
             # A note may only replace facts of its own or a less trusted origin: a web page
             # cannot supersede what the user said.
-            trust = _TRUST.get(record.origin, 0)
+            trust = TRUST.get(record.origin, 0)
             pairs = [
                 (found[i], c)
                 for i, c in near
                 if i in found
                 and found[i].kind != "episodic"
-                and _TRUST.get(found[i].origin, 0) <= trust
+                and TRUST.get(found[i].origin, 0) <= trust
             ]
-            cosines = [c for _, c in pairs]
             decision = memory.consolidator.decide(
-                record.text,
-                [r for r, _ in pairs],
-                None if any(c is None for c in cosines) else [float(c or 0) for c in cosines],
+                record.text, [r for r, _ in pairs], [c for _, c in pairs]
             )
         at = memory.now()
         if decision.action == "merge" and not self._same_origin(decision.targets[0], record):
@@ -259,6 +260,7 @@ class Archive:
             flags=verdict.flags,
             quarantined=verdict.quarantined,
             key=key,
+            slot=slot_signature(text),
         )
 
     def get(self, record_id: str) -> Record:

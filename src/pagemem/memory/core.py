@@ -23,6 +23,7 @@ from pagemem.guard.learned import LearnedDirectives
 from pagemem.memory.archive import Archive
 from pagemem.memory.blocks import Blocks
 from pagemem.memory.checks import positive, utc_now
+from pagemem.memory.consolidation import Consolidation, consolidate_scope
 from pagemem.memory.recall import Recall
 from pagemem.memory.retention import Expired, Retention
 from pagemem.memory.transfer import Imported, export_scope, import_scope
@@ -97,6 +98,17 @@ class Memory:
             expired = me.retention.apply()
             if expired:
                 done[me.scope] = expired
+        return done
+
+    def consolidate(
+        self, *, tenant: str | None = None, dry_run: bool = False
+    ) -> dict[Scope, Consolidation]:
+        """The consolidation pass over every scope (of a tenant); the scopes it changed."""
+        done = {}
+        for me in self.scopes(tenant=tenant):
+            result = me.consolidate(dry_run=dry_run)
+            if result:
+                done[me.scope] = result
         return done
 
     def now(self) -> datetime:
@@ -198,6 +210,11 @@ class ScopedMemory:
         """Import an export (JSON lines or parsed dicts) into this scope, which must be
         empty. All or nothing; secrets are redacted and notes judged again."""
         return import_scope(self, lines, actor=actor)
+
+    def consolidate(self, *, dry_run: bool = False) -> Consolidation:
+        """Fold restatements into the facts they repeat and close facts a later one
+        changed; nothing is deleted, a second pass finds nothing (see consolidation)."""
+        return consolidate_scope(self, dry_run=dry_run)
 
     def reindex(self) -> int:
         """Embed every note that has no vector of the current model; return how many."""

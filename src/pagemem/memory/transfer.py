@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
+from pagemem.consolidate import slot_signature
 from pagemem.errors import InvalidInputError
 from pagemem.memory.blocks import LABEL_PATTERN
 from pagemem.memory.checks import MAX_SOURCE, tags_of
@@ -91,6 +92,10 @@ def export_scope(me: ScopedMemory) -> Iterator[dict[str, Any]]:
                 "metadata": r.metadata,
                 "flags": list(r.flags),
                 "quarantined": r.quarantined,
+                "key": r.key,
+                "expired_at": _time(r.expired_at),
+                "superseded_by": r.superseded_by,
+                "mentions": r.mentions,
             }
         offset += len(page)
     evicted = store.filter_message_ids(scope, MessageFilter())
@@ -273,7 +278,8 @@ def import_scope(
         if key in seen:
             raise line.fail(f"{key} appears twice")
         seen.add(key)
-    dump = ScopeDump(records, messages, blocks, summary[0], summary[1], history, retention)
+    slots = {record.id: slot_signature(record.text) for record in records}
+    dump = ScopeDump(records, messages, blocks, summary[0], summary[1], history, retention, slots)
     me.memory.store.restore(me.scope, dump, actor=actor, at=me.memory.now())
     me.memory.ranker.forget(me.scope)
     return Imported(len(records), len(messages), len(blocks), len(history))
@@ -310,6 +316,14 @@ def _note(me: ScopedMemory, line: _Line) -> Record:
         metadata=metadata,
         flags=tuple(dict.fromkeys([*line.strings("flags"), *verdict.flags])),
         quarantined=quarantined or verdict.quarantined,
+        key=line.optional_text("key"),
+        expired_at=line.time("expired_at", optional=True),
+        superseded_by=(
+            None
+            if line.data.get("superseded_by") is None
+            else line.ident("superseded_by", _RECORD_ID)
+        ),
+        mentions=line.whole("mentions", low=1, high=10**9) if "mentions" in line.data else 1,
     )
 
 

@@ -7,8 +7,8 @@ terms already split into words and are responsible for quoting them safely.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
@@ -71,6 +71,7 @@ class NewRecord:
     flags: tuple[str, ...]
     quarantined: bool = False
     key: str | None = None
+    slot: str | None = None  # "subject|attribute" of a simple fact, found by consolidation
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +107,7 @@ class ScopeDump:
     summary_sources: tuple[str, ...]
     history: Sequence[HistoryEntry]
     retention: Sequence[RetentionRule]
+    slots: Mapping[str, str | None] = field(default_factory=dict)  # record id -> slot
 
 
 class Store(Protocol):
@@ -193,8 +195,10 @@ class Store(Protocol):
         """A near-copy was written again: count it and keep its source, no new row."""
         ...
 
-    def current_with_key(self, scope: Scope, key: str) -> list[Record]:
-        """Current (unexpired) facts of the scope with this key."""
+    def current_facts(
+        self, scope: Scope, *, key: str | None = None, slot: str | None = None
+    ) -> list[Record]:
+        """Current (unexpired, not held) facts of the scope with this key or this slot."""
         ...
 
     def set_quarantined(

@@ -160,13 +160,17 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE scopes ADD COLUMN retention TEXT NOT NULL DEFAULT '[]';
     """,
-    # 9: facts that change: a key per slot, when a fact was retired and what replaced it
+    # 9: facts that change: a key, the slot a simple fact fills (subject|attribute), when it
+    # was retired and what replaced it
     """
     ALTER TABLE records ADD COLUMN fact_key TEXT;
     ALTER TABLE records ADD COLUMN expired_at TEXT;
     ALTER TABLE records ADD COLUMN superseded_by TEXT;
     ALTER TABLE records ADD COLUMN mentions INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE records ADD COLUMN slot TEXT;
     CREATE INDEX records_scope_key ON records (tenant_id, user_id, agent_id, fact_key)
         WHERE fact_key IS NOT NULL;
+    CREATE INDEX records_scope_slot ON records (tenant_id, user_id, agent_id, slot)
+        WHERE slot IS NOT NULL;
     """,
 ]

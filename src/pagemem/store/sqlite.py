@@ -155,8 +155,8 @@ class SQLiteStore:
                 cursor = conn.execute(
                     "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, "
                     "kind, origin, source, created_at, valid_from, valid_to, tags, metadata, "
-                    "flags, quarantined, fact_key) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "flags, quarantined, fact_key, slot) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         *_key(scope),
                         record_id,
@@ -173,6 +173,7 @@ class SQLiteStore:
                         json.dumps(list(record.flags)),
                         int(record.quarantined),
                         record.key,
+                        record.slot,
                     ),
                 )
                 conn.executemany(
@@ -457,11 +458,16 @@ class SQLiteStore:
             )
         return self.get_record(scope, record_id)
 
-    def current_with_key(self, scope: Scope, key: str) -> list[Record]:
+    def current_facts(
+        self, scope: Scope, *, key: str | None = None, slot: str | None = None
+    ) -> list[Record]:
+        if (key is None) == (slot is None):
+            raise ValueError("give exactly one of key and slot")
+        column, value = ("fact_key", key) if key is not None else ("slot", slot)
         rows = self._read(
-            f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {_scoped('r')} AND r.fact_key = ? "
-            "AND r.expired_at IS NULL ORDER BY r.pk",
-            (*_key(scope), key),
+            f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {_scoped('r')} AND r.{column} = ? "
+            "AND r.expired_at IS NULL AND r.quarantined = 0 ORDER BY r.pk",
+            (*_key(scope), value),
         )
         return [_record(row) for row in rows]
 

@@ -60,8 +60,8 @@ def restore_scope(
         cursor = conn.execute(
             "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, kind, origin, "
             "source, created_at, valid_from, valid_to, tags, metadata, flags, quarantined, "
-            "fact_key, expired_at, superseded_by, mentions) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "fact_key, expired_at, superseded_by, mentions, slot) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 *key,
                 record.id,
@@ -81,6 +81,7 @@ def restore_scope(
                 None if record.expired_at is None else _ts(record.expired_at),
                 record.superseded_by,
                 record.mentions,
+                dump.slots.get(record.id),
             ),
         )
         conn.executemany(
