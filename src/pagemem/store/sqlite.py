@@ -10,24 +10,21 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from datetime import datetime
-from pathlib import Path
 from typing import Any, cast
 
-from pagemem.models import Block, HistoryEntry, Message, Record, RetentionRule, Role, Scope
+from pagemem.models import Block, HistoryEntry, Message, Record, Role, Scope
 from pagemem.store.base import (
     Collection,
     IndexRow,
     MessageFilter,
     NewRecord,
     RecordFilter,
-    ScopeDump,
 )
-from pagemem.store.schema import MIGRATIONS
-from pagemem.store.sqlite_restore import restore_scope
+from pagemem.store.sqlite_admin import AdminMixin
+from pagemem.store.sqlite_base import SQLiteBase
+from pagemem.store.sqlite_facts import FactsMixin
 from pagemem.store.sqlite_rows import (
     _COLLECTIONS,
     _MESSAGE_COLUMNS,
@@ -51,91 +48,8 @@ __all__ = ["SQLiteStore"]
 _EPOCH = "((julianday({}) - 2440587.5) * 86400.0)"  # an ISO timestamp as POSIX seconds
 
 
-class SQLiteStore:
+class SQLiteStore(FactsMixin, AdminMixin, SQLiteBase):
     """A Store on one SQLite file (or ':memory:')."""
-
-    def __init__(self, path: str | Path = ":memory:") -> None:
-        self.path = str(path)
-        self._lock = threading.RLock()
-        self._conn = sqlite3.connect(
-            self.path, isolation_level=None, check_same_thread=False, timeout=30.0
-        )
-        self._conn.row_factory = sqlite3.Row
-        self._conn.execute("PRAGMA foreign_keys = ON")
-        self._conn.execute("PRAGMA secure_delete = ON")
-        if self.path != ":memory:":
-            self._conn.execute("PRAGMA journal_mode = WAL")
-        self._conn.execute("PRAGMA synchronous = FULL")
-        self._migrate()
-
-    # plumbing
-
-    def _migrate(self) -> None:
-        with self._lock:
-            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > len(MIGRATIONS):
-                raise RuntimeError(
-                    f"{self.path} has schema version {version}; this pagemem knows "
-                    f"{len(MIGRATIONS)}. Upgrade pagemem to open it."
-                )
-            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-                # executescript commits on its own; the version bump rides in the script.
-                self._conn.executescript(
-                    f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
-                )
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
-
-    def _read(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
-        with self._lock:
-            return self._conn.execute(sql, params).fetchall()
-
-    def _next_id(self, conn: sqlite3.Connection, scope: Scope, counter: str, count: int = 1) -> int:
-        """Reserve `count` numbers of a per-scope counter; return the last one."""
-        conn.execute(
-            "INSERT INTO scopes (tenant_id, user_id, agent_id) VALUES (?, ?, ?) "
-            "ON CONFLICT DO NOTHING",
-            _key(scope),
-        )
-        row = conn.execute(
-            f"UPDATE scopes SET {counter} = {counter} + ? WHERE {_SCOPE_SQL} RETURNING {counter}",
-            (count, *_key(scope)),
-        ).fetchone()
-        return int(row[0])
-
-    def _bump_revision(self, conn: sqlite3.Connection, scope: Scope, by: int = 1) -> None:
-        conn.execute(
-            f"UPDATE scopes SET record_revision = record_revision + ? WHERE {_SCOPE_SQL}",
-            (by, *_key(scope)),
-        )
-
-    def _log(
-        self,
-        conn: sqlite3.Connection,
-        scope: Scope,
-        *,
-        at: datetime,
-        op: str,
-        target: str,
-        target_id: str,
-        before: str | None,
-        after: str | None,
-        actor: str,
-    ) -> None:
-        conn.execute(
-            "INSERT INTO history (tenant_id, user_id, agent_id, at, op, target, target_id, "
-            "before, after, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (*_key(scope), _ts(at), op, target, target_id, before, after, actor),
-        )
 
     # archival records
 
@@ -211,13 +125,6 @@ class SQLiteStore:
                 )
             self._bump_revision(conn, scope, sum(not r.quarantined for r in records))
         return stored
-
-    def get_record(self, scope: Scope, record_id: str) -> Record | None:
-        rows = self._read(
-            f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {_scoped('r')} AND r.id = ?",
-            (*_key(scope), record_id),
-        )
-        return _record(rows[0]) if rows else None
 
     def get_records(self, scope: Scope, record_ids: Sequence[str]) -> list[Record]:
         rows = self._by_ids(f"SELECT {_RECORD_COLUMNS} FROM records r", "r", scope, record_ids)
@@ -380,120 +287,6 @@ class SQLiteStore:
                     actor=actor,
                 )
         return removed
-
-    def retire(
-        self,
-        scope: Scope,
-        record_id: str,
-        *,
-        valid_to: datetime | None,
-        superseded_by: str | None,
-        reason: str,
-        op: str,
-        actor: str,
-        at: datetime,
-    ) -> Record | None:
-        with self._write() as conn:
-            changed = conn.execute(
-                f"UPDATE records SET expired_at = ?, superseded_by = ?, "
-                "valid_to = CASE WHEN ? IS NULL THEN valid_to "
-                "WHEN valid_to IS NULL OR valid_to > ? THEN max(?, valid_from) ELSE valid_to END "
-                f"WHERE {_SCOPE_SQL} AND id = ? AND expired_at IS NULL RETURNING quarantined",
-                (
-                    _ts(at),
-                    superseded_by,
-                    None if valid_to is None else _ts(valid_to),
-                    None if valid_to is None else _ts(valid_to),
-                    None if valid_to is None else _ts(valid_to),
-                    *_key(scope),
-                    record_id,
-                ),
-            ).fetchone()
-            if changed is not None:
-                if not changed[0]:
-                    self._bump_revision(conn, scope)
-                self._log(
-                    conn,
-                    scope,
-                    at=at,
-                    op=op,
-                    target="record",
-                    target_id=record_id,
-                    before=None,
-                    after=reason,
-                    actor=actor,
-                )
-        return self.get_record(scope, record_id)
-
-    def restate(
-        self, scope: Scope, record_id: str, *, source: str, reason: str, actor: str, at: datetime
-    ) -> Record | None:
-        with self._write() as conn:
-            row = conn.execute(
-                f"SELECT metadata FROM records WHERE {_SCOPE_SQL} AND id = ?",
-                (*_key(scope), record_id),
-            ).fetchone()
-            if row is None:
-                return None
-            metadata = json.loads(row[0])
-            sources = list(metadata.get("sources", []))
-            if source and source not in sources:
-                sources.append(source)
-            metadata["sources"] = sources[-100:]  # bounded: the count keeps the rest
-            conn.execute(
-                f"UPDATE records SET mentions = mentions + 1, metadata = ? "
-                f"WHERE {_SCOPE_SQL} AND id = ?",
-                (json.dumps(metadata), *_key(scope), record_id),
-            )
-            self._log(
-                conn,
-                scope,
-                at=at,
-                op="merge",
-                target="record",
-                target_id=record_id,
-                before=None,
-                after=reason,
-                actor=actor,
-            )
-        return self.get_record(scope, record_id)
-
-    def current_facts(
-        self, scope: Scope, *, key: str | None = None, slot: str | None = None
-    ) -> list[Record]:
-        if (key is None) == (slot is None):
-            raise ValueError("give exactly one of key and slot")
-        column, value = ("fact_key", key) if key is not None else ("slot", slot)
-        rows = self._read(
-            f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {_scoped('r')} AND r.{column} = ? "
-            "AND r.expired_at IS NULL AND r.quarantined = 0 ORDER BY r.pk",
-            (*_key(scope), value),
-        )
-        return [_record(row) for row in rows]
-
-    def set_quarantined(
-        self, scope: Scope, record_id: str, held: bool, *, actor: str, at: datetime
-    ) -> Record | None:
-        with self._write() as conn:
-            changed = conn.execute(
-                f"UPDATE records SET quarantined = ? WHERE {_SCOPE_SQL} AND id = ? "
-                "AND quarantined != ? RETURNING pk",
-                (int(held), *_key(scope), record_id, int(held)),
-            ).fetchone()
-            if changed is not None:
-                self._bump_revision(conn, scope)
-                self._log(
-                    conn,
-                    scope,
-                    at=at,
-                    op="quarantine" if held else "release",
-                    target="record",
-                    target_id=record_id,
-                    before=None,
-                    after=None,
-                    actor=actor,
-                )
-        return self.get_record(scope, record_id)
 
     # messages
 
@@ -742,99 +535,3 @@ class SQLiteStore:
                     actor=actor,
                 )
         return removed
-
-    def forget_scope(self, scope: Scope, *, actor: str, at: datetime) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        with self._write() as conn:
-            for table in ("records", "messages", "blocks", "history"):
-                counts[table] = conn.execute(
-                    f"DELETE FROM {table} WHERE {_SCOPE_SQL}", _key(scope)
-                ).rowcount
-            # Counters stay, so ids are never reused; the summary goes.
-            conn.execute(
-                "UPDATE scopes SET summary = '', summary_sources = '[]', summary_at = NULL, "
-                "record_revision = record_revision + 1, "
-                f"message_revision = message_revision + 1 WHERE {_SCOPE_SQL}",
-                _key(scope),
-            )
-            self._log(
-                conn,
-                scope,
-                at=at,
-                op="forget_all",
-                target="scope",
-                target_id=str(scope),
-                before=None,
-                after=None,
-                actor=actor,
-            )
-        return counts
-
-    def find_text(self, scope: Scope, phrase: str) -> tuple[list[str], list[str]]:
-        found = []
-        for table, column in (("records", "text"), ("messages", "content")):
-            rows = self._read(
-                f"SELECT id FROM {table} WHERE {_SCOPE_SQL} "
-                f"AND instr(lower({column}), lower(?)) > 0 ORDER BY pk",
-                (*_key(scope), phrase),
-            )
-            found.append([row[0] for row in rows])
-        return found[0], found[1]
-
-    def scrub_history(self, scope: Scope, phrase: str) -> int:
-        changed = 0
-        with self._write() as conn:
-            for column in ("before", "after"):
-                changed += conn.execute(
-                    f"UPDATE history SET {column} = NULL WHERE {_SCOPE_SQL} "
-                    f"AND instr(lower({column}), lower(?)) > 0",
-                    (*_key(scope), phrase),
-                ).rowcount
-        return changed
-
-    def purge(self) -> None:
-        with self._lock:
-            # Rewrite the message index so no old segment keeps a forgotten term; freed
-            # pages are zeroed (secure_delete), and the WAL is emptied.
-            self._conn.execute("INSERT INTO messages_fts (messages_fts) VALUES ('optimize')")
-            if self.path != ":memory:":
-                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-
-    def get_retention(self, scope: Scope) -> list[RetentionRule]:
-        rows = self._read(f"SELECT retention FROM scopes WHERE {_SCOPE_SQL}", _key(scope))
-        if not rows:
-            return []
-        return [
-            RetentionRule(item["what"], item["max_age_days"], tuple(item["origins"]))
-            for item in json.loads(rows[0][0])
-        ]
-
-    def set_retention(self, scope: Scope, rules: Sequence[RetentionRule]) -> None:
-        value = json.dumps(
-            [
-                {"what": r.what, "max_age_days": r.max_age_days, "origins": list(r.origins)}
-                for r in rules
-            ]
-        )
-        with self._write() as conn:
-            conn.execute(
-                "INSERT INTO scopes (tenant_id, user_id, agent_id, retention) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT DO UPDATE SET retention = excluded.retention",
-                (*_key(scope), value),
-            )
-
-    def restore(self, scope: Scope, dump: ScopeDump, *, actor: str, at: datetime) -> None:
-        with self._write() as conn:
-            restore_scope(conn, scope, dump, actor=actor, at=at)
-
-    def list_scopes(self, *, tenant: str | None = None) -> list[Scope]:
-        sql, params = "SELECT tenant_id, user_id, agent_id FROM scopes", []
-        if tenant is not None:
-            sql += " WHERE tenant_id = ?"
-            params.append(tenant)
-        rows = self._read(sql + " ORDER BY tenant_id, user_id, agent_id", params)
-        return [Scope(row[0], row[1], row[2] or None) for row in rows]
-
-    def close(self) -> None:
-        with self._lock:
-            self._conn.close()

@@ -1,0 +1,109 @@
+"""Whole-scope work: forgetting, retention rules, restore, and the admin scope list."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+
+from pagemem.models import RetentionRule, Scope
+from pagemem.store.base import ScopeDump
+from pagemem.store.sqlite_base import SQLiteBase
+from pagemem.store.sqlite_restore import restore_scope
+from pagemem.store.sqlite_rows import _SCOPE_SQL, _key
+
+__all__ = ["AdminMixin"]
+
+
+class AdminMixin(SQLiteBase):
+    def forget_scope(self, scope: Scope, *, actor: str, at: datetime) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        with self._write() as conn:
+            for table in ("records", "messages", "blocks", "history"):
+                counts[table] = conn.execute(
+                    f"DELETE FROM {table} WHERE {_SCOPE_SQL}", _key(scope)
+                ).rowcount
+            # Counters stay, so ids are never reused; the summary goes.
+            conn.execute(
+                "UPDATE scopes SET summary = '', summary_sources = '[]', summary_at = NULL, "
+                "record_revision = record_revision + 1, "
+                f"message_revision = message_revision + 1 WHERE {_SCOPE_SQL}",
+                _key(scope),
+            )
+            self._log(
+                conn,
+                scope,
+                at=at,
+                op="forget_all",
+                target="scope",
+                target_id=str(scope),
+                before=None,
+                after=None,
+                actor=actor,
+            )
+        return counts
+
+    def find_text(self, scope: Scope, phrase: str) -> tuple[list[str], list[str]]:
+        found = []
+        for table, column in (("records", "text"), ("messages", "content")):
+            rows = self._read(
+                f"SELECT id FROM {table} WHERE {_SCOPE_SQL} "
+                f"AND instr(lower({column}), lower(?)) > 0 ORDER BY pk",
+                (*_key(scope), phrase),
+            )
+            found.append([row[0] for row in rows])
+        return found[0], found[1]
+
+    def scrub_history(self, scope: Scope, phrase: str) -> int:
+        changed = 0
+        with self._write() as conn:
+            for column in ("before", "after"):
+                changed += conn.execute(
+                    f"UPDATE history SET {column} = NULL WHERE {_SCOPE_SQL} "
+                    f"AND instr(lower({column}), lower(?)) > 0",
+                    (*_key(scope), phrase),
+                ).rowcount
+        return changed
+
+    def purge(self) -> None:
+        with self._lock:
+            # Rewrite the message index so no old segment keeps a forgotten term; freed
+            # pages are zeroed (secure_delete), and the WAL is emptied.
+            self._conn.execute("INSERT INTO messages_fts (messages_fts) VALUES ('optimize')")
+            if self.path != ":memory:":
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def get_retention(self, scope: Scope) -> list[RetentionRule]:
+        rows = self._read(f"SELECT retention FROM scopes WHERE {_SCOPE_SQL}", _key(scope))
+        if not rows:
+            return []
+        return [
+            RetentionRule(item["what"], item["max_age_days"], tuple(item["origins"]))
+            for item in json.loads(rows[0][0])
+        ]
+
+    def set_retention(self, scope: Scope, rules: Sequence[RetentionRule]) -> None:
+        value = json.dumps(
+            [
+                {"what": r.what, "max_age_days": r.max_age_days, "origins": list(r.origins)}
+                for r in rules
+            ]
+        )
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO scopes (tenant_id, user_id, agent_id, retention) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT DO UPDATE SET retention = excluded.retention",
+                (*_key(scope), value),
+            )
+
+    def restore(self, scope: Scope, dump: ScopeDump, *, actor: str, at: datetime) -> None:
+        with self._write() as conn:
+            restore_scope(conn, scope, dump, actor=actor, at=at)
+
+    def list_scopes(self, *, tenant: str | None = None) -> list[Scope]:
+        sql, params = "SELECT tenant_id, user_id, agent_id FROM scopes", []
+        if tenant is not None:
+            sql += " WHERE tenant_id = ?"
+            params.append(tenant)
+        rows = self._read(sql + " ORDER BY tenant_id, user_id, agent_id", params)
+        return [Scope(row[0], row[1], row[2] or None) for row in rows]

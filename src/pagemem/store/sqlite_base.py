@@ -1,0 +1,119 @@
+"""Plumbing every part of the SQLite store shares: the connection, migrations, writes.
+
+One connection serves the process, guarded by a lock; every write runs in
+BEGIN IMMEDIATE ... COMMIT so a crash leaves either the whole write or none.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pagemem.models import Record, Scope
+from pagemem.store.schema import MIGRATIONS
+from pagemem.store.sqlite_rows import _RECORD_COLUMNS, _SCOPE_SQL, _key, _record, _scoped, _ts
+
+__all__ = ["SQLiteBase"]
+
+
+class SQLiteBase:
+    """The connection and the helpers the store's parts build on."""
+
+    def __init__(self, path: str | Path = ":memory:") -> None:
+        self.path = str(path)
+        self._lock = threading.RLock()
+        self._conn = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+        )
+        self._conn.row_factory = sqlite3.Row
+        self._conn.execute("PRAGMA foreign_keys = ON")
+        self._conn.execute("PRAGMA secure_delete = ON")
+        if self.path != ":memory:":
+            self._conn.execute("PRAGMA journal_mode = WAL")
+        self._conn.execute("PRAGMA synchronous = FULL")
+        self._migrate()
+
+    # plumbing
+
+    def _migrate(self) -> None:
+        with self._lock:
+            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > len(MIGRATIONS):
+                raise RuntimeError(
+                    f"{self.path} has schema version {version}; this pagemem knows "
+                    f"{len(MIGRATIONS)}. Upgrade pagemem to open it."
+                )
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                # executescript commits on its own; the version bump rides in the script.
+                self._conn.executescript(
+                    f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
+                )
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def _read(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._conn.execute(sql, params).fetchall()
+
+    def _next_id(self, conn: sqlite3.Connection, scope: Scope, counter: str, count: int = 1) -> int:
+        """Reserve `count` numbers of a per-scope counter; return the last one."""
+        conn.execute(
+            "INSERT INTO scopes (tenant_id, user_id, agent_id) VALUES (?, ?, ?) "
+            "ON CONFLICT DO NOTHING",
+            _key(scope),
+        )
+        row = conn.execute(
+            f"UPDATE scopes SET {counter} = {counter} + ? WHERE {_SCOPE_SQL} RETURNING {counter}",
+            (count, *_key(scope)),
+        ).fetchone()
+        return int(row[0])
+
+    def _bump_revision(self, conn: sqlite3.Connection, scope: Scope, by: int = 1) -> None:
+        conn.execute(
+            f"UPDATE scopes SET record_revision = record_revision + ? WHERE {_SCOPE_SQL}",
+            (by, *_key(scope)),
+        )
+
+    def _log(
+        self,
+        conn: sqlite3.Connection,
+        scope: Scope,
+        *,
+        at: datetime,
+        op: str,
+        target: str,
+        target_id: str,
+        before: str | None,
+        after: str | None,
+        actor: str,
+    ) -> None:
+        conn.execute(
+            "INSERT INTO history (tenant_id, user_id, agent_id, at, op, target, target_id, "
+            "before, after, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (*_key(scope), _ts(at), op, target, target_id, before, after, actor),
+        )
+
+    def get_record(self, scope: Scope, record_id: str) -> Record | None:
+        rows = self._read(
+            f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {_scoped('r')} AND r.id = ?",
+            (*_key(scope), record_id),
+        )
+        return _record(rows[0]) if rows else None
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
