@@ -34,3 +34,13 @@ def test_bench_rejects_bad_sizes() -> None:
     result = CliRunner().invoke(cli, ["bench", "--sizes", "10"])
     assert result.exit_code == 2
     assert "at least 1000" in result.output
+
+
+def test_add_latency_measures_both_ways(tmp_path: object) -> None:
+    from pagemem.bench import add_latency
+
+    result = add_latency(messages=20, folder=str(tmp_path))
+    assert result.messages == 20
+    assert result.off_p50_ms > 0
+    assert result.on_p50_ms > 0
+    assert "on/off" in result.line()

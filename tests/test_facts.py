@@ -146,3 +146,12 @@ def test_decisions_without_embeddings() -> None:
     consolidator = Consolidator()
     assert slot_of("The museum opens at nine") is None
     assert consolidator.decide("Gate 12 at 9am", []).action == "insert"
+
+
+def test_a_fact_about_the_past_written_late_is_closed_by_the_newer_one(me: ScopedMemory) -> None:
+    now = me.archive.insert("I live in Austin", origin="user", valid_from=at(2025, 1))
+    then = me.archive.insert("I live in Seattle", origin="user", valid_from=at(2019, 1))
+    old = me.archive.get(then)
+    assert (old.superseded_by, old.valid_to) == (now, at(2025, 1))
+    assert me.archive.get(now).expired_at is None
+    assert [h.record.id for h in me.archive.search("live", k=5, as_of=at(2020, 1))] == [then]

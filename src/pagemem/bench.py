@@ -29,7 +29,7 @@ from pagemem.memory import Memory
 from pagemem.retrieval.embed import DEFAULT_MODEL, OnnxEmbedder, Role, Vectors
 from pagemem.retrieval.ranker import RetrievalConfig
 
-__all__ = ["BenchResult", "run_bench"]
+__all__ = ["AddLatency", "BenchResult", "add_latency", "run_bench"]
 
 ENGINES = ("hybrid", "bm25")
 LAYOUTS = ("one", "spread")
@@ -220,4 +220,55 @@ def row(r: BenchResult) -> str:
         f"{r.engine:<7}{r.layout:<8}{r.notes:>9,}{r.scopes:>7}{r.fill_seconds:>8.1f}"
         f"{r.insert_single_per_s:>8.1f}{r.insert_batch_per_s:>9.1f}{r.first_search_ms:>11.1f}"
         f"{r.search_p50_ms:>9.2f}{r.search_p95_ms:>9.2f}{r.peak_rss_mb:>9.1f}"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class AddLatency:
+    """Latency of adding a user message, with fact extraction queued and without."""
+
+    messages: int
+    off_p50_ms: float
+    on_p50_ms: float
+    off_p95_ms: float
+    on_p95_ms: float
+
+    @property
+    def ratio(self) -> float:
+        return self.on_p50_ms / self.off_p50_ms
+
+    def line(self) -> str:
+        return (
+            f"add a message ({self.messages} each, file database): extraction off p50 "
+            f"{self.off_p50_ms:.3f} ms (p95 {self.off_p95_ms:.3f}), on p50 {self.on_p50_ms:.3f} ms "
+            f"(p95 {self.on_p95_ms:.3f}); on/off {self.ratio:.3f}"
+        )
+
+
+def add_latency(messages: int = 400, folder: str | None = None) -> AddLatency:
+    """Append user messages with `extract` on and off, interleaved so drift hits both; the
+    extraction itself runs later, off this path (a job in the same transaction)."""
+    text = _Text(7)
+    timings: dict[bool, list[float]] = {False: [], True: []}
+    with (
+        tempfile.TemporaryDirectory(dir=folder) as scratch,
+        Memory(Path(scratch) / "add.db", embedder=None) as memory,
+    ):
+        me = memory.scope("bench", "add")
+        for i in range(2 * messages):
+            extract = i % 2 == 1
+            content = f"I live in city {i}. {text.sentence()}"
+            start = time.perf_counter()
+            me.recall.append("user", content, extract=extract)
+            timings[extract].append((time.perf_counter() - start) * 1000)
+
+    def p95(values: list[float]) -> float:
+        return sorted(values)[int(0.95 * (len(values) - 1))]
+
+    return AddLatency(
+        messages,
+        statistics.median(timings[False]),
+        statistics.median(timings[True]),
+        p95(timings[False]),
+        p95(timings[True]),
     )

@@ -78,8 +78,12 @@ def bench(
         folder=str(folder) if folder else None,
         report=None if as_json else lambda r: click.echo(benchmark.row(r)),
     )
+    adding = benchmark.add_latency(folder=str(folder) if folder else None)
     if as_json:
-        click.echo(json.dumps([asdict(r) for r in results], indent=2))
+        rows = [asdict(r) for r in results]
+        click.echo(json.dumps({"search": rows, "add": asdict(adding)}, indent=2))
+    else:
+        click.echo(adding.line())
 
 
 @click.group(name="eval")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pagemem.consolidate import TRUST, Decision, slot_signature
 from pagemem.errors import InvalidInputError, NotFoundError
 from pagemem.memory.checks import MAX_K, MAX_SOURCE, aware, choices, positive, tags_of
+from pagemem.memory.consolidation import apply_change
 from pagemem.models import KINDS, ORIGINS, Hit, Kind, Origin, Record, check_text
 from pagemem.store.base import NewRecord, RecordFilter
 
@@ -125,19 +126,9 @@ class Archive:
             )
             return target
         new_id = self._store_all([record], actor)[0]
-        for old in decision.targets if decision.action == "supersede" else ():
-            closed = self._store.retire(
-                owner.scope,
-                old,
-                valid_to=record.valid_from,
-                superseded_by=new_id,
-                reason=f"superseded by {new_id}: {decision.reason}",
-                op="supersede",
-                actor=actor,
-                at=at,
-            )
-            if closed is not None:
-                memory.ranker.retired(owner.scope, closed)
+        if decision.action == "supersede":
+            stored = self.get(new_id)
+            apply_change(owner, stored, decision.targets, decision.reason, actor=actor, at=at)
         return new_id
 
     def _same_origin(self, record_id: str, record: NewRecord) -> bool:
@@ -198,6 +189,11 @@ class Archive:
                 raise InvalidInputError(f"item {position}: {exc}") from None
         origin = prepared[0].origin if prepared else "agent"
         return self._store_all(prepared, actor or origin)
+
+    def prepare(self, text: str, **fields: Any) -> NewRecord:
+        """A note checked, redacted and judged exactly as `insert` would, but not stored
+        (for writers that store in their own transaction, such as background jobs)."""
+        return self._prepare(text, **fields)
 
     def _store_all(self, records: list[NewRecord], actor: str) -> list[str]:
         owner = self._owner

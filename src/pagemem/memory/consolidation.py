@@ -11,16 +11,19 @@ history, and a second pass finds nothing to do.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from pagemem.consolidate import TRUST, slot_signature
+from pagemem.models import Record
 from pagemem.store.base import RecordFilter
 
 if TYPE_CHECKING:
     from pagemem.memory.core import ScopedMemory
 
-__all__ = ["Consolidation", "consolidate_scope"]
+__all__ = ["Consolidation", "apply_change", "consolidate_scope"]
 
 _PAGE = 1000
 
@@ -37,9 +40,53 @@ class Consolidation:
         return bool(self.merged or self.superseded)
 
 
+def apply_change(
+    me: ScopedMemory,
+    new: Record,
+    targets: Sequence[str],
+    reason: str,
+    *,
+    actor: str,
+    at: datetime,
+) -> list[tuple[str, str]]:
+    """`new` and `targets` fill the same slot: close whichever became true earlier.
+
+    Usually the targets are older and `new` closes them. A fact written late about the
+    past ("I lived in Seattle" in 2019) is itself closed by the newer one. Returns the
+    (closed, by) pairs.
+    """
+    store, scope = me.memory.store, me.scope
+    found = store.get_records(scope, list(targets))
+    older = [r for r in found if r.valid_from <= new.valid_from]
+    newer = sorted((r for r in found if r.valid_from > new.valid_from), key=lambda r: r.valid_from)
+    pairs = [(r.id, new.id, new.valid_from) for r in older]
+    if newer:
+        pairs.append((new.id, newer[0].id, newer[0].valid_from))
+    for closed_id, by, when in pairs:
+        closed = store.retire(
+            scope,
+            closed_id,
+            valid_to=when,
+            superseded_by=by,
+            reason=f"superseded by {by}: {reason}",
+            op="supersede",
+            actor=actor,
+            at=at,
+        )
+        if closed is not None:
+            me.memory.ranker.retired(scope, closed)
+    return [(closed_id, by) for closed_id, by, _ in pairs]
+
+
 def consolidate_scope(
-    me: ScopedMemory, *, dry_run: bool = False, actor: str = "consolidation"
+    me: ScopedMemory,
+    *,
+    dry_run: bool = False,
+    only: Sequence[str] | None = None,
+    actor: str = "consolidation",
 ) -> Consolidation:
+    """The pass over every current fact, or with `only`, over those facts alone (each
+    decided against all the others, as a write would be)."""
     memory, store, scope = me.memory, me.memory.store, me.scope
     facts = []
     offset = 0
@@ -47,8 +94,12 @@ def consolidate_scope(
         offset += len(page)
         facts += [r for r in page if r.kind != "episodic" and r.expired_at is None]
     facts.sort(key=lambda r: (r.valid_from, int(r.id[1:])))
-    kept: set[str] = set()
     by_id = {r.id: r for r in facts}
+    kept: set[str] = set()
+    if only is not None:
+        wanted = set(only)
+        kept = {r.id for r in facts if r.id not in wanted}
+        facts = [r for r in facts if r.id in wanted]
     result = Consolidation()
     for record in facts:
         near = memory.ranker.similar(scope, record.text, 8, now=memory.now())
@@ -89,22 +140,17 @@ def consolidate_scope(
                     memory.ranker.retired(scope, closed)
             continue
         if decision.action == "supersede":
-            for old in decision.targets:
-                result.superseded.append((old, record.id))
-                result.reasons[old] = decision.reason
-                kept.discard(old)
-                if not dry_run:
-                    closed = store.retire(
-                        scope,
-                        old,
-                        valid_to=record.valid_from,
-                        superseded_by=record.id,
-                        reason=f"superseded by {record.id}: {decision.reason}",
-                        op="supersede",
-                        actor=actor,
-                        at=memory.now(),
-                    )
-                    if closed is not None:
-                        memory.ranker.retired(scope, closed)
+            if dry_run:
+                pairs = [(old, record.id) for old in decision.targets]
+            else:
+                pairs = apply_change(
+                    me, record, decision.targets, decision.reason, actor=actor, at=memory.now()
+                )
+            for closed_id, by in pairs:
+                result.superseded.append((closed_id, by))
+                result.reasons[closed_id] = decision.reason
+                kept.discard(closed_id)
+            if any(closed_id == record.id for closed_id, _ in pairs):
+                continue
         kept.add(record.id)
     return result

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -18,6 +18,7 @@ from typing import IO, Any, Literal
 
 from pagemem.consolidate import Consolidator
 from pagemem.errors import InvalidInputError
+from pagemem.extract import Extractor, RuleExtractor
 from pagemem.guard import TrustPolicy, redact
 from pagemem.guard.learned import LearnedDirectives
 from pagemem.memory.archive import Archive
@@ -58,6 +59,7 @@ class Memory:
         redact_secrets: bool = True,
         retrieval: RetrievalConfig | None = None,
         trust: TrustPolicy | None = None,
+        extractor: Extractor | None = None,
         embedder: Embedder | Literal["default"] | None = "default",
     ) -> None:
         self.store: Store = SQLiteStore(target) if isinstance(target, str | Path) else target
@@ -68,6 +70,7 @@ class Memory:
                 )
             embedder = OnnxEmbedder()
         self.consolidator = Consolidator()
+        self.extractor: Extractor = extractor or RuleExtractor()
         self.trust = trust or TrustPolicy()
         self.ranker = Ranker(self.store, retrieval, embedder, self.trust)
         learned = LearnedDirectives.for_embedder(embedder)
@@ -211,10 +214,26 @@ class ScopedMemory:
         empty. All or nothing; secrets are redacted and notes judged again."""
         return import_scope(self, lines, actor=actor)
 
-    def consolidate(self, *, dry_run: bool = False) -> Consolidation:
+    def extract(self, messages: Sequence[Message | str]) -> int:
+        """Queue extraction of durable facts from these messages (or message ids); returns
+        the job id at once. A `JobRunner` or `JobWorker` does the work."""
+        ids = [m.id if isinstance(m, Message) else str(m) for m in messages]
+        if not ids:
+            raise InvalidInputError("no messages to extract from")
+        found = {m.id for m in self.memory.store.get_messages(self.scope, ids)}
+        missing = [i for i in ids if i not in found]
+        if missing:
+            raise InvalidInputError(f"no message {missing[0]!r} in this scope")
+        return self.memory.store.enqueue(
+            self.scope, "extract", {"messages": ids}, at=self.memory.now()
+        )
+
+    def consolidate(
+        self, *, dry_run: bool = False, only: Sequence[str] | None = None
+    ) -> Consolidation:
         """Fold restatements into the facts they repeat and close facts a later one
         changed; nothing is deleted, a second pass finds nothing (see consolidation)."""
-        return consolidate_scope(self, dry_run=dry_run)
+        return consolidate_scope(self, dry_run=dry_run, only=only)
 
     def reindex(self) -> int:
         """Embed every note that has no vector of the current model; return how many."""

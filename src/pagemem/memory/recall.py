@@ -32,8 +32,11 @@ class Recall:
         *,
         name: str | None = None,
         tool_call_id: str | None = None,
+        extract: bool = False,
     ) -> Message:
-        """Store a message as part of the live context (not yet recall)."""
+        """Store a message as part of the live context (not yet recall). With `extract`,
+        a user message is also marked for fact extraction, in the same row: the write
+        costs no more, and a `JobRunner` extracts later."""
         choices(role, ROLES, "role")
         content, _ = self._owner._clean(
             self._owner._text(content, "message content", allow_empty=True), "a message"
@@ -45,6 +48,7 @@ class Recall:
             created_at=self._owner.memory.now(),
             name=name,
             tool_call_id=tool_call_id,
+            extract=extract and role == "user",
         )
 
     def in_context(self) -> list[Message]:

@@ -27,6 +27,7 @@ from pagemem.models import (
 __all__ = [
     "Collection",
     "IndexRow",
+    "Job",
     "MessageFilter",
     "NewRecord",
     "RecordFilter",
@@ -94,6 +95,19 @@ class MessageFilter:
     roles: tuple[str, ...] = ()
     start: datetime | None = None
     end: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """A unit of background work, claimed by one worker at a time."""
+
+    id: int
+    scope: Scope
+    kind: str
+    payload: dict[str, Any]
+    attempts: int
+    status: str = "running"
+    error: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,8 +231,41 @@ class Store(Protocol):
         created_at: datetime,
         name: str | None = None,
         tool_call_id: str | None = None,
-    ) -> Message: ...
+        extract: bool = False,
+    ) -> Message:
+        """Store a message; with `extract`, marked for fact extraction (in the same row, so
+        it costs the write nothing); `sweep` turns marks into jobs."""
+        ...
+
     def context_messages(self, scope: Scope) -> list[Message]: ...
+
+    # the durable job queue
+    def enqueue(self, scope: Scope, kind: str, payload: dict[str, Any], *, at: datetime) -> int: ...
+    def claim(self, kinds: Sequence[str], *, at: datetime, lease_seconds: float) -> Job | None:
+        """Take the oldest ready job (or one whose worker's lease ran out)."""
+        ...
+
+    def finish(
+        self,
+        job: Job,
+        *,
+        records: Sequence[NewRecord] = (),
+        follow_up: str | None = None,
+        actor: str,
+        at: datetime,
+    ) -> list[Record]:
+        """Write the job's records, enqueue a `follow_up` job over them and mark the job
+        done, all in one transaction: a job is applied whole or not at all. Nothing is
+        written if another worker took the job over (its lease ran out)."""
+        ...
+
+    def fail(self, job: Job, error: str, *, at: datetime, retry_after: float | None) -> None: ...
+    def sweep(self, *, at: datetime, limit: int = 500) -> int:
+        """Turn messages marked for extraction into extract jobs, one per scope, in one
+        transaction; return how many jobs were made."""
+        ...
+
+    def jobs(self, *, scope: Scope | None = None, status: str | None = None) -> list[Job]: ...
     def evict_messages(
         self, scope: Scope, message_ids: Sequence[str], *, at: datetime
     ) -> list[Message]:

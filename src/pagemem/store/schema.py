@@ -173,4 +173,28 @@ MIGRATIONS: list[str] = [
     CREATE INDEX records_scope_slot ON records (tenant_id, user_id, agent_id, slot)
         WHERE slot IS NOT NULL;
     """,
+    # 10: a durable queue for background work (extraction, consolidation, retention)
+    """
+    CREATE TABLE jobs (
+        id INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL DEFAULT '{}',
+        status TEXT NOT NULL DEFAULT 'pending'
+            CHECK (status IN ('pending', 'running', 'done', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        run_after TEXT NOT NULL,
+        locked_until TEXT,
+        error TEXT,
+        created_at TEXT NOT NULL,
+        finished_at TEXT
+    );
+    CREATE INDEX jobs_ready ON jobs (status, run_after, id);
+    -- a message marked for extraction costs no extra row on the write path; a sweep turns
+    -- marked messages into jobs
+    ALTER TABLE messages ADD COLUMN extract_pending INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX messages_extract ON messages (extract_pending) WHERE extract_pending = 1;
+    """,
 ]

@@ -25,6 +25,7 @@ from pagemem.store.base import (
 from pagemem.store.sqlite_admin import AdminMixin
 from pagemem.store.sqlite_base import SQLiteBase
 from pagemem.store.sqlite_facts import FactsMixin
+from pagemem.store.sqlite_jobs import JobsMixin
 from pagemem.store.sqlite_rows import (
     _COLLECTIONS,
     _MESSAGE_COLUMNS,
@@ -48,7 +49,7 @@ __all__ = ["SQLiteStore"]
 _EPOCH = "((julianday({}) - 2440587.5) * 86400.0)"  # an ISO timestamp as POSIX seconds
 
 
-class SQLiteStore(FactsMixin, AdminMixin, SQLiteBase):
+class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, SQLiteBase):
     """A Store on one SQLite file (or ':memory:')."""
 
     # archival records
@@ -61,70 +62,8 @@ class SQLiteStore(FactsMixin, AdminMixin, SQLiteBase):
     ) -> list[Record]:
         if not records:
             return []
-        stored: list[Record] = []
         with self._write() as conn:
-            last = self._next_id(conn, scope, "next_record", len(records))
-            for number, record in enumerate(records, start=last - len(records) + 1):
-                record_id = f"a{number}"
-                cursor = conn.execute(
-                    "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, "
-                    "kind, origin, source, created_at, valid_from, valid_to, tags, metadata, "
-                    "flags, quarantined, fact_key, slot) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        *_key(scope),
-                        record_id,
-                        record.text,
-                        _text_hash(record.text),
-                        record.kind,
-                        record.origin,
-                        record.source,
-                        _ts(record.created_at),
-                        _ts(record.valid_from),
-                        None if record.valid_to is None else _ts(record.valid_to),
-                        json.dumps(list(record.tags)),
-                        json.dumps(record.metadata),
-                        json.dumps(list(record.flags)),
-                        int(record.quarantined),
-                        record.key,
-                        record.slot,
-                    ),
-                )
-                conn.executemany(
-                    "INSERT OR IGNORE INTO record_tags (record_pk, tag) VALUES (?, ?)",
-                    [(cursor.lastrowid, tag) for tag in record.tags],
-                )
-                self._log(
-                    conn,
-                    scope,
-                    at=record.created_at,
-                    op="insert",
-                    target="record",
-                    target_id=record_id,
-                    before=None,
-                    after=record.text,
-                    actor=actor,
-                )
-                stored.append(
-                    Record(
-                        id=record_id,
-                        scope=scope,
-                        text=record.text,
-                        kind=record.kind,
-                        origin=record.origin,
-                        source=record.source,
-                        created_at=record.created_at,
-                        valid_from=record.valid_from,
-                        valid_to=record.valid_to,
-                        tags=record.tags,
-                        metadata=record.metadata,
-                        flags=record.flags,
-                        quarantined=record.quarantined,
-                        key=record.key,
-                    )
-                )
-            self._bump_revision(conn, scope, sum(not r.quarantined for r in records))
-        return stored
+            return self._insert_records_in(conn, scope, records, actor=actor)
 
     def get_records(self, scope: Scope, record_ids: Sequence[str]) -> list[Record]:
         rows = self._by_ids(f"SELECT {_RECORD_COLUMNS} FROM records r", "r", scope, record_ids)
@@ -299,14 +238,15 @@ class SQLiteStore(FactsMixin, AdminMixin, SQLiteBase):
         created_at: datetime,
         name: str | None = None,
         tool_call_id: str | None = None,
+        extract: bool = False,
     ) -> Message:
         with self._write() as conn:
             seq = self._next_id(conn, scope, "next_message")
             message_id = f"m{seq}"
             conn.execute(
                 "INSERT INTO messages (tenant_id, user_id, agent_id, id, seq, role, content, "
-                "text_hash, name, tool_call_id, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "text_hash, name, tool_call_id, created_at, extract_pending) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     *_key(scope),
                     message_id,
@@ -317,6 +257,7 @@ class SQLiteStore(FactsMixin, AdminMixin, SQLiteBase):
                     name,
                     tool_call_id,
                     _ts(created_at),
+                    int(extract),
                 ),
             )
         return Message(

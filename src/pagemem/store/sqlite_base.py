@@ -6,6 +6,7 @@ BEGIN IMMEDIATE ... COMMIT so a crash leaves either the whole write or none.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -15,8 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from pagemem.models import Record, Scope
+from pagemem.store.base import NewRecord
 from pagemem.store.schema import MIGRATIONS
-from pagemem.store.sqlite_rows import _RECORD_COLUMNS, _SCOPE_SQL, _key, _record, _scoped, _ts
+from pagemem.store.sqlite_rows import (
+    _RECORD_COLUMNS,
+    _SCOPE_SQL,
+    _key,
+    _record,
+    _scoped,
+    _text_hash,
+    _ts,
+)
 
 __all__ = ["SQLiteBase"]
 
@@ -117,3 +127,83 @@ class SQLiteBase:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+    def _insert_records_in(
+        self, conn: sqlite3.Connection, scope: Scope, records: Sequence[NewRecord], *, actor: str
+    ) -> list[Record]:
+        """Insert inside the caller's transaction."""
+        if not records:
+            return []
+        stored: list[Record] = []
+        last = self._next_id(conn, scope, "next_record", len(records))
+        for number, record in enumerate(records, start=last - len(records) + 1):
+            record_id = f"a{number}"
+            cursor = conn.execute(
+                "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, "
+                "kind, origin, source, created_at, valid_from, valid_to, tags, metadata, "
+                "flags, quarantined, fact_key, slot) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    *_key(scope),
+                    record_id,
+                    record.text,
+                    _text_hash(record.text),
+                    record.kind,
+                    record.origin,
+                    record.source,
+                    _ts(record.created_at),
+                    _ts(record.valid_from),
+                    None if record.valid_to is None else _ts(record.valid_to),
+                    json.dumps(list(record.tags)),
+                    json.dumps(record.metadata),
+                    json.dumps(list(record.flags)),
+                    int(record.quarantined),
+                    record.key,
+                    record.slot,
+                ),
+            )
+            conn.executemany(
+                "INSERT OR IGNORE INTO record_tags (record_pk, tag) VALUES (?, ?)",
+                [(cursor.lastrowid, tag) for tag in record.tags],
+            )
+            self._log(
+                conn,
+                scope,
+                at=record.created_at,
+                op="insert",
+                target="record",
+                target_id=record_id,
+                before=None,
+                after=record.text,
+                actor=actor,
+            )
+            stored.append(
+                Record(
+                    id=record_id,
+                    scope=scope,
+                    text=record.text,
+                    kind=record.kind,
+                    origin=record.origin,
+                    source=record.source,
+                    created_at=record.created_at,
+                    valid_from=record.valid_from,
+                    valid_to=record.valid_to,
+                    tags=record.tags,
+                    metadata=record.metadata,
+                    flags=record.flags,
+                    quarantined=record.quarantined,
+                    key=record.key,
+                )
+            )
+        self._bump_revision(conn, scope, sum(not r.quarantined for r in records))
+        return stored
+
+    def _enqueue(
+        self, conn: sqlite3.Connection, scope: Scope, kind: str, payload: dict[str, Any], at: str
+    ) -> int:
+        cursor = conn.execute(
+            "INSERT INTO jobs (tenant_id, user_id, agent_id, kind, payload, run_after, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (*_key(scope), kind, json.dumps(payload), at, at),
+        )
+        return int(cursor.lastrowid or 0)
