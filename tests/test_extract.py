@@ -169,3 +169,19 @@ def test_the_worker_thread_drains_the_queue(mem: Memory) -> None:
         while me.archive.count() == 0 and time.monotonic() < deadline:
             time.sleep(0.02)
     assert [r.text for r in me.archive.list()] == ["I live in Porto"]
+
+
+def test_jobs_command_runs_and_reports(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pagemem.cli import cli
+
+    path = tmp_path / "m.db"
+    with Memory(path, embedder=None) as memory:
+        memory.scope("acme", "priya").recall.append("user", "I live in Oslo.", extract=True)
+    out = CliRunner().invoke(cli, ["jobs", "--db", str(path), "--run", "--status", "done"])
+    assert out.exit_code == 0, out.output
+    assert "ran 2 jobs: 2 done, 0 failed" in out.output
+    assert "extract      done     1" in out.output
+    with Memory(path, embedder=None) as memory:
+        assert memory.scope("acme", "priya").archive.count() == 1

@@ -155,3 +155,33 @@ def test_a_fact_about_the_past_written_late_is_closed_by_the_newer_one(me: Scope
     assert (old.superseded_by, old.valid_to) == (now, at(2025, 1))
     assert me.archive.get(now).expired_at is None
     assert [h.record.id for h in me.archive.search("live", k=5, as_of=at(2020, 1))] == [then]
+
+
+def test_an_llm_judge_decides_and_bad_verdicts_fall_back_to_the_rules(tmp_path: Path) -> None:
+    from pagemem.consolidate import LLMJudge
+
+    replies = iter(
+        [
+            '{"action": "supersede", "targets": [1], "reason": "new city"}',
+            "garbage",
+            '{"action": "merge", "targets": [9]}',  # not one of the numbers: rejected
+        ]
+    )
+    judge = LLMJudge(lambda messages: next(replies))
+    memory = Memory(
+        tmp_path / "m.db", clock=lambda: NOW, embedder=None, consolidator=Consolidator(judge=judge)
+    )
+    me = memory.scope("acme", "priya")
+    a = me.archive.insert("Home base: Seattle", origin="user", valid_from=at(2024, 1))
+    b = me.archive.insert("Home base: Austin", origin="user", valid_from=at(2025, 1))
+    assert me.archive.get(a).superseded_by == b  # the judge saw what the rules could not
+    assert any("judge: new city" in (e.after or "") for e in me.history(a))
+    # two bad answers: the rules decide (two different facts, no slot: insert)
+    c = me.archive.insert("Home base: Denver", origin="user", valid_from=at(2026, 1))
+    assert c not in (a, b)
+    assert me.archive.get(b).expired_at is None
+
+    def down(messages: list[dict[str, str]]) -> str:
+        raise TimeoutError("model down")
+
+    assert LLMJudge(down)("x", [me.archive.get(c)]) is None

@@ -69,6 +69,7 @@ ops = st.one_of(
     st.tuples(st.just("release")),
     st.tuples(st.just("forget"), st.sampled_from(SHARED)),
     st.tuples(st.just("expire")),
+    st.tuples(st.just("consolidate")),
 )  # fmt: skip
 
 
@@ -201,6 +202,13 @@ def _run(me: ScopedMemory, marker: str, program: list[tuple[Any, ...]], model: M
                 model.messages.pop(message.id, None)
             for label in done.blocks:
                 model.blocks[label] = me.blocks.get(label).value
+        elif op == "consolidate":
+            # Copies written by insert_many fold together; nothing is deleted, and every
+            # record it touches is one of this scope's own.
+            done = me.consolidate()
+            for a, b in [*done.merged, *done.superseded]:
+                assert a in model.notes, (a, b)
+                assert b in model.notes, (a, b)
         elif op == "expire":
             # Nothing is old enough: expiring must delete nothing, here or anywhere.
             gone = me.retention.expire("notes", timedelta(days=3650))

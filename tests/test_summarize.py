@@ -54,3 +54,33 @@ def test_extractive_summary_is_deterministic_and_capped() -> None:
 def test_a_message_of_only_filler_adds_nothing() -> None:
     summarize = ExtractiveSummarizer()
     assert summarize("Priya", [_msg("Okay, thanks!")], max_tokens=10, counter=WORDS) == "Priya"
+
+
+def test_llm_summarizer_writes_trims_and_falls_back() -> None:
+    from datetime import UTC, datetime
+
+    from pagemem.models import Message
+    from pagemem.summarize import ExtractiveSummarizer, LLMSummarizer
+    from pagemem.tokens import get_counter
+
+    counter = get_counter("words")
+    evicted = [
+        Message("m1", "user", "I fly to Lisbon on May 3", datetime(2026, 1, 1, tzinfo=UTC), 1)
+    ]
+    asked: list[list[dict[str, str]]] = []
+
+    def chat(messages: list[dict[str, str]]) -> str:
+        asked.append(messages)
+        return "Priya flies to Lisbon on May 3 and prefers aisle seats on every flight"
+
+    summary = LLMSummarizer(chat)("", evicted, max_tokens=8, counter=counter)
+    assert summary == "3 and prefers aisle seats on every flight"
+    assert counter.count(summary) == 8
+    assert "I fly to Lisbon on May 3" in asked[0][1]["content"]
+
+    def down(messages: list[dict[str, str]]) -> str:
+        raise ConnectionError("no model")
+
+    fallback = LLMSummarizer(down)("", evicted, max_tokens=20, counter=counter)
+    assert fallback == ExtractiveSummarizer()("", evicted, max_tokens=20, counter=counter)
+    assert LLMSummarizer(lambda m: "  ")("", evicted, max_tokens=20, counter=counter) == fallback

@@ -13,18 +13,31 @@ reason that goes into the history.
 
 from __future__ import annotations
 
+import json
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from pagemem.models import Record
+from pagemem.models import Chat, Record
 from pagemem.retrieval.analysis import Analyzer
 
-__all__ = ["TRUST", "Consolidator", "Decision", "Slot", "slot_of", "slot_signature"]
+__all__ = [
+    "TRUST",
+    "Chat",
+    "Consolidator",
+    "Decision",
+    "LLMJudge",
+    "Slot",
+    "slot_of",
+    "slot_signature",
+]
 
 # A note may only merge into or replace facts of an origin trusted no more than its own.
 TRUST = {"system": 3, "user": 3, "agent": 2, "tool": 1, "web": 0}
+
+log = logging.getLogger(__name__)
 
 Action = Literal["insert", "merge", "supersede"]
 
@@ -192,11 +205,22 @@ def _head(value: str) -> str:
 
 
 class Consolidator:
-    """Decides, for a new note and the scope's closest current facts, what to do."""
+    """Decides, for a new note and the scope's closest current facts, what to do.
 
-    def __init__(self, *, duplicate_cosine: float = 0.95, restate_cosine: float = 0.8) -> None:
+    With a `judge` (an `LLMJudge`), the model decides whenever there are candidates; a
+    missing or malformed verdict falls back to the rules.
+    """
+
+    def __init__(
+        self,
+        *,
+        duplicate_cosine: float = 0.95,
+        restate_cosine: float = 0.8,
+        judge: LLMJudge | None = None,
+    ) -> None:
         self.duplicate_cosine = duplicate_cosine
         self.restate_cosine = restate_cosine
+        self.judge = judge
 
     def decide(
         self,
@@ -206,6 +230,18 @@ class Consolidator:
     ) -> Decision:
         """`candidates`: current facts of the scope, closest first; `cosines`: their
         embedding similarity to `text` (None without an embedder)."""
+        if self.judge is not None and candidates:
+            verdict = self.judge(text, candidates)
+            if verdict is not None:
+                return verdict
+        return self._rules(text, candidates, cosines)
+
+    def _rules(
+        self,
+        text: str,
+        candidates: Sequence[Record],
+        cosines: Sequence[float | None] | None,
+    ) -> Decision:
         normal = _normal(text)
         numbers = _numbers(text)
         new_slot = slot_of(text)
@@ -285,3 +321,73 @@ class Consolidator:
                 return Decision("merge", (record_id,), f"{what} restated ({old.value})")
             return Decision("insert")
         return Decision("supersede", (record_id,), f"{what}: {old.value} -> {new.value}")
+
+
+_JUDGE_PROMPT = """You keep a user's memory current. Given a NEW statement and numbered
+EXISTING facts, decide one action and answer JSON only, exactly this shape:
+{"action": "insert" | "merge" | "supersede", "targets": [numbers], "reason": "short"}
+- merge: NEW says the same as one existing fact (targets: that one number).
+- supersede: NEW replaces existing facts about the same subject and attribute that are no
+  longer true (targets: their numbers).
+- insert: NEW is a different fact (targets: []).
+Different facts that share words are insert, not merge."""
+
+
+class LLMJudge:
+    """A model's verdict on merge or supersede, checked; None when it cannot be trusted."""
+
+    def __init__(self, chat: Chat, *, attempts: int = 2) -> None:
+        self.chat = chat
+        self.attempts = attempts
+
+    def __call__(self, text: str, candidates: Sequence[Record]) -> Decision | None:
+        numbered = dict(enumerate(candidates, start=1))
+        facts = "\n".join(f"[{n}] {record.text}" for n, record in numbered.items())
+        request = [
+            {"role": "system", "content": _JUDGE_PROMPT},
+            {"role": "user", "content": f"NEW: {text}\nEXISTING:\n{facts}"},
+        ]
+        for attempt in range(1, self.attempts + 1):
+            try:
+                reply = self.chat(request)
+            except Exception as exc:  # the model is down: the rules decide
+                log.warning("judge unavailable: %s", exc)
+                return None
+            try:
+                return self._parse(reply, numbered)
+            except ValueError as exc:
+                log.warning("judge answer %d/%d rejected: %s", attempt, self.attempts, exc)
+                request = [
+                    *request,
+                    {"role": "assistant", "content": reply[:2000]},
+                    {"role": "user", "content": f"That was not valid: {exc}. Answer JSON only."},
+                ]
+        return None
+
+    @staticmethod
+    def _parse(reply: str, numbered: dict[int, Record]) -> Decision:
+        body = reply.strip()
+        if body.startswith("```"):
+            body = body.strip("`").removeprefix("json").strip()
+        try:
+            data = json.loads(body)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"not JSON ({exc.msg})") from None
+        if not isinstance(data, dict):
+            raise ValueError("expected a JSON object")
+        action, targets, reason = data.get("action"), data.get("targets", []), data.get("reason")
+        if action not in ("insert", "merge", "supersede"):
+            raise ValueError(f"action must be insert, merge or supersede, not {action!r}")
+        if not isinstance(targets, list) or not all(
+            isinstance(t, int) and not isinstance(t, bool) and t in numbered for t in targets
+        ):
+            raise ValueError("targets must be numbers of the existing facts")
+        if action == "merge" and len(targets) != 1:
+            raise ValueError("merge needs exactly one target")
+        if action == "supersede" and not targets:
+            raise ValueError("supersede needs targets")
+        if action == "insert" and targets:
+            raise ValueError("insert takes no targets")
+        note = reason if isinstance(reason, str) else ""
+        ids = tuple(numbered[t].id for t in dict.fromkeys(targets))
+        return Decision(action, ids, f"judge: {note[:200]}".strip())

@@ -16,12 +16,12 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from pagemem.consolidate import slot_of
-from pagemem.models import Message
+from pagemem.models import Chat, Message
 
 __all__ = ["Chat", "Extracted", "Extractor", "LLMExtractor", "RuleExtractor"]
 
@@ -117,10 +117,6 @@ class RuleExtractor:
             return "semantic"
         return None
 
-
-# An LLM behind the same interface. `Chat` takes chat messages and returns the reply text;
-# pagemem's LLM clients (and any OpenAI-compatible endpoint) provide one.
-Chat = Callable[[list[dict[str, str]]], str]
 
 _PROMPT = """You extract durable facts about the user from a conversation.
 Messages are numbered. Return JSON only, exactly this shape:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, get_args
@@ -14,6 +15,7 @@ __all__ = [
     "ORIGINS",
     "ROLES",
     "Block",
+    "Chat",
     "HistoryEntry",
     "Hit",
     "Kind",
@@ -34,6 +36,10 @@ KINDS: tuple[str, ...] = get_args(Kind)
 ROLES: tuple[str, ...] = get_args(Role)
 
 MAX_SCOPE_PART = 128
+
+# A chat model as pagemem's LLM-backed parts use it (judge, extractor, summarizer): chat
+# messages in, the reply text out. pagemem's LLM clients provide one.
+Chat = Callable[[list[dict[str, str]]], str]
 
 
 def check_text(text: object, what: str, *, max_bytes: int, allow_empty: bool = False) -> str:

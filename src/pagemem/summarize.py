@@ -7,14 +7,17 @@ words first. An LLM summarizer plugs in through the same call signature.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Protocol
 
-from pagemem.models import Message
+from pagemem.models import Chat, Message
 from pagemem.retrieval.lexical import STOP_WORDS, words
 from pagemem.tokens import TokenCounter
 
-__all__ = ["ExtractiveSummarizer", "Summarizer", "keep_newest_words"]
+__all__ = ["ExtractiveSummarizer", "LLMSummarizer", "Summarizer", "keep_newest_words"]
+
+log = logging.getLogger(__name__)
 
 
 class Summarizer(Protocol):
@@ -98,3 +101,48 @@ class ExtractiveSummarizer:
         parts = [previous] if previous else []
         parts += [gist for gist in (_gist(m.content, seen) for m in evicted) if gist]
         return keep_newest_words("; ".join(parts), max_tokens, counter)
+
+
+_SUMMARY_PROMPT = """You maintain a running summary of a conversation whose older messages no
+longer fit in view. Fold the new messages into the summary. Keep names, places, dates,
+decisions, preferences and open tasks; drop greetings and filler. Write plain sentences,
+no more than {words} words. Reply with the summary text only."""
+
+
+class LLMSummarizer:
+    """A model writes the summary; over the cap it is cut to the newest words; if the model
+    fails or answers nothing, the deterministic summarizer takes over."""
+
+    def __init__(self, chat: Chat, *, fallback: Summarizer | None = None) -> None:
+        self.chat = chat
+        self.fallback: Summarizer = fallback or ExtractiveSummarizer()
+
+    def __call__(
+        self,
+        previous: str,
+        evicted: Sequence[Message],
+        *,
+        max_tokens: int,
+        counter: TokenCounter,
+    ) -> str:
+        if max_tokens <= 0:
+            return ""
+        lines = "\n".join(f"{m.role}: {m.content}" for m in evicted)
+        request = [
+            {
+                "role": "system",
+                "content": _SUMMARY_PROMPT.format(words=max(10, max_tokens * 3 // 4)),
+            },
+            {
+                "role": "user",
+                "content": f"Summary so far:\n{previous or '(none)'}\n\nNew:\n{lines}",
+            },
+        ]
+        try:
+            text = self.chat(request).strip()
+        except Exception as exc:  # the model is down: keep the conversation going
+            log.warning("summarizer model failed (%s); using the extractive summary", exc)
+            text = ""
+        if not text:
+            return self.fallback(previous, evicted, max_tokens=max_tokens, counter=counter)
+        return keep_newest_words(text, max_tokens, counter)

@@ -20,6 +20,7 @@ for _command in (
     textbook.budget,
     admin.reindex,
     admin.consolidate,
+    admin.jobs,
     admin.forget,
     admin.retention,
     admin.quarantine,

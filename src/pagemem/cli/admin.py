@@ -21,7 +21,16 @@ from pagemem.errors import PagememError
 from pagemem.memory import Memory, ScopedMemory
 from pagemem.models import ORIGINS, Record, RetentionRule
 
-__all__ = ["consolidate", "export", "forget", "import_", "quarantine", "reindex", "retention"]
+__all__ = [
+    "consolidate",
+    "export",
+    "forget",
+    "import_",
+    "jobs",
+    "quarantine",
+    "reindex",
+    "retention",
+]
 
 _DB = click.option(
     "--db",
@@ -347,3 +356,38 @@ def consolidate(db: Path, tenant: str | None, dry_run: bool) -> None:
         closed = sum(len(r.superseded) for r in done.values())
         verb = "would merge" if dry_run else "merged"
         click.echo(f"{verb} {merged} notes, {'would close' if dry_run else 'closed'} {closed}")
+
+
+@click.command()
+@_DB
+@click.option("--run", "run_now", is_flag=True, help="Do every ready job now, then report.")
+@click.option(
+    "--status",
+    type=click.Choice(["pending", "running", "done", "failed"]),
+    default=None,
+    help="List the jobs in this state.",
+)
+def jobs(db: Path, run_now: bool, status: str | None) -> None:
+    """The background job queue: counts by kind and state; run the ready jobs."""
+    from pagemem.jobs import JobRunner
+
+    with Memory(db) as memory:
+        if run_now:
+            runner = JobRunner(memory)
+            count = runner.run_pending()
+            click.echo(f"ran {count} jobs: {runner.done} done, {runner.failed} failed")
+        queue = memory.store.jobs()
+        counts: dict[tuple[str, str], int] = {}
+        for job in queue:
+            counts[(job.kind, job.status)] = counts.get((job.kind, job.status), 0) + 1
+        for (kind, state), count in sorted(counts.items()):
+            click.echo(f"{kind:<12} {state:<8} {count}")
+        if not counts:
+            click.echo("no jobs")
+        for job in queue:
+            if status is not None and job.status == status:
+                error = f" error: {job.error}" if job.error else ""
+                click.echo(
+                    f"  #{job.id} {job.scope} {job.kind} attempts={job.attempts} "
+                    f"{job.payload}{error}"
+                )

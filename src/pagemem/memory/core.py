@@ -60,6 +60,7 @@ class Memory:
         retrieval: RetrievalConfig | None = None,
         trust: TrustPolicy | None = None,
         extractor: Extractor | None = None,
+        consolidator: Consolidator | None = None,
         embedder: Embedder | Literal["default"] | None = "default",
     ) -> None:
         self.store: Store = SQLiteStore(target) if isinstance(target, str | Path) else target
@@ -69,7 +70,7 @@ class Memory:
                     f"embedder must be 'default', None or an Embedder, got {embedder!r}"
                 )
             embedder = OnnxEmbedder()
-        self.consolidator = Consolidator()
+        self.consolidator = consolidator or Consolidator()
         self.extractor: Extractor = extractor or RuleExtractor()
         self.trust = trust or TrustPolicy()
         self.ranker = Ranker(self.store, retrieval, embedder, self.trust)
