@@ -51,7 +51,7 @@ def test_a_move_closes_the_old_city_and_keeps_it_in_history(me: ScopedMemory) ->
     assert seattle not in [h.record.id for h in me.archive.search("Seattle", k=5)]
     then = me.archive.search("Seattle", k=5, as_of=at(2024, 1))
     assert then[0].record.id == seattle
-    versions = me.archive.versions(austin)
+    versions = me.archive.history(austin)
     assert [(v.record.id, v.replaced_by) for v in versions] == [(seattle, austin), (austin, None)]
     assert "user home: seattle -> austin" in versions[0].reasons[0]
     assert [e.op for e in me.history(seattle)] == ["insert", "supersede"]

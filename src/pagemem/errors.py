@@ -5,6 +5,7 @@ from __future__ import annotations
 __all__ = [
     "BlockOverflowError",
     "InvalidInputError",
+    "LLMError",
     "NotFoundError",
     "PagememError",
 ]
@@ -36,3 +37,7 @@ class BlockOverflowError(PagememError):
             f"block '{label}' is {tokens}/{limit} tokens; "
             "shorten it or move details to archival memory"
         )
+
+
+class LLMError(PagememError):
+    """A language model endpoint failed or answered nothing usable."""

@@ -135,7 +135,7 @@ class Archive:
         existing = self._store.get_record(self._owner.scope, record_id)
         return existing is not None and existing.origin == record.origin
 
-    def versions(self, record_id: str) -> list[Version]:
+    def history(self, record_id: str) -> list[Version]:
         """Every version of a fact, oldest first: what it said, when it was true, what
         replaced it and why (from the history)."""
         start = self.get(record_id)
