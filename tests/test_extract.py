@@ -185,3 +185,11 @@ def test_jobs_command_runs_and_reports(tmp_path: Path) -> None:
     assert "extract      done     1" in out.output
     with Memory(path, embedder=None) as memory:
         assert memory.scope("acme", "priya").archive.count() == 1
+
+
+def test_a_queued_whole_scope_consolidation(mem: Memory) -> None:
+    me = mem.scope("acme", "priya")
+    me.archive.insert_many(["I like green tea", "I like green tea"])
+    mem.store.enqueue(me.scope, "consolidate", {}, at=mem.now())
+    assert JobRunner(mem).run_pending() == 1
+    assert [r.mentions for r in me.archive.list() if r.expired_at is None] == [2]

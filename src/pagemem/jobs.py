@@ -115,7 +115,8 @@ class JobRunner:
                 self._extract(job)
             elif job.kind == "consolidate":
                 me = self.memory.scope(job.scope.tenant, job.scope.user, job.scope.agent)
-                me.consolidate(only=[str(i) for i in job.payload.get("records", [])])
+                records = job.payload.get("records")  # none: the whole scope
+                me.consolidate(only=None if records is None else [str(i) for i in records])
                 store.finish(job, actor="consolidation", at=self.memory.now())
             else:
                 raise ValueError(f"unknown job kind {job.kind!r}")
