@@ -277,29 +277,44 @@ class Ranker:
     def similar(
         self, scope: Scope, text: str, k: int, *, now: datetime | None = None
     ) -> list[tuple[str, float | None]]:
-        """The current facts closest to a note about to be written, with their cosine
-        to it (None without an embedder); the note's vector is kept for its indexing."""
-        ranked = self.search(scope, text, k, now=now)
-        if not ranked or self.embedder is None:
-            return [(r.id, None) for r in ranked]
-        vector = self.embedder.embed([text], role="document")[0]
-        if len(self._recent) > 256:
-            self._recent.clear()
-        self._recent[text] = vector
+        """The current facts closest to a note about to be written: the k best by words and
+        the k best by meaning, each with its cosine to the note (None without vectors).
+
+        Cheaper than a search (no query embedding, no fusion): one document embedding,
+        kept for the note's own indexing, and one pass over the scope's vectors.
+        """
+        terms = self.analyzer.query(text)
+        vector: Vectors | None = None
+        if self.embedder is not None:
+            vector = self.embedder.embed([text], role="document")[0]
+            if len(self._recent) > 256:
+                self._recent.clear()
+            self._recent[text] = vector
         with self._lock:
             index = self._index(scope, "records")
-            docs = [index.position.get(r.id) for r in ranked]
-            known = [d for d in docs if d is not None]
-            rows = _normalise(index.vectors.rows(known)) if known else None
-        cosines: dict[int, float] = {}
-        if rows is not None:
-            cosines = dict(
-                zip(known, (float(c) for c in rows @ _normalise(vector[None])[0]), strict=True)
-            )
-        return [
-            (r.id, cosines.get(d) if d is not None else None)
-            for r, d in zip(ranked, docs, strict=True)
-        ]
+            if not index.bm25.live:
+                return []
+            mask = index.bm25.alive()
+            valid = self._valid(index, now, None)
+            if valid is not None:
+                mask = mask & valid
+            picked: list[int] = []
+            if terms:
+                lexical = np.where(mask, index.bm25.scores(terms), 0.0)
+                picked += [int(d) for d in _top(lexical, k) if lexical[d] > 0]
+            cosines: FloatArray | None = None
+            scored: npt.NDArray[np.bool_] | None = None
+            if vector is not None and len(index.vectors):
+                cosines, scored = index.vectors.scores(vector, centre=False)
+                dense = np.where(mask & scored, cosines, -np.inf)
+                picked += [int(d) for d in _top(dense, k) if np.isfinite(dense[d])]
+            ids = index.ids
+        found = []
+        for doc in dict.fromkeys(picked):
+            has = cosines is not None and scored is not None and bool(scored[doc])
+            found.append((ids[doc], float(cosines[doc]) if has and cosines is not None else None))
+        found.sort(key=lambda pair: -(pair[1] if pair[1] is not None else -1.0))
+        return found
 
     # ranking
 
@@ -460,6 +475,15 @@ class Ranker:
     def _named_speaker(self, index: _ScopeIndex, query: str) -> str:
         named = set(index.speaker_names).intersection(words(query))
         return next(iter(named)) if len(named) == 1 else ""
+
+
+def _top(values: FloatArray, k: int) -> list[int]:
+    """Indexes of the k largest values, largest first."""
+    if not len(values):
+        return []
+    k = min(k, len(values))
+    head = np.argpartition(-values, k - 1)[:k]
+    return [int(i) for i in head[np.argsort(-values[head], kind="stable")]]
 
 
 def _reciprocal_rank(values: FloatArray, mask: npt.NDArray[np.bool_], k: float) -> FloatArray:

@@ -32,7 +32,8 @@ def _ts(value: datetime) -> str:
 
 
 def _dt(value: str | None) -> datetime | None:
-    return None if value is None else datetime.strptime(value, _TS).replace(tzinfo=UTC)
+    # fromisoformat reads what _ts writes ("...T12:00:00.000000Z") many times faster
+    return None if value is None else datetime.fromisoformat(value)
 
 
 # collection -> (table, vector table, vector key column, text column, extra condition,
