@@ -277,44 +277,44 @@ class Ranker:
     def similar(
         self, scope: Scope, text: str, k: int, *, now: datetime | None = None
     ) -> list[tuple[str, float | None]]:
-        """The current facts closest to a note about to be written: the k best by words and
-        the k best by meaning, each with its cosine to the note (None without vectors).
+        """The current facts that share the most words with a note about to be written,
+        best first by cosine to it (None without vectors).
 
-        Cheaper than a search (no query embedding, no fusion): one document embedding,
-        kept for the note's own indexing, and one pass over the scope's vectors.
+        Cheap on purpose, since every write asks: word postings pick the candidates and
+        only those are compared by meaning; the note's embedding is kept for its own
+        indexing. (Facts of the same slot are looked up by the caller.)
         """
         terms = self.analyzer.query(text)
-        vector: Vectors | None = None
-        if self.embedder is not None:
-            vector = self.embedder.embed([text], role="document")[0]
-            if len(self._recent) > 256:
-                self._recent.clear()
-            self._recent[text] = vector
         with self._lock:
             index = self._index(scope, "records")
-            if not index.bm25.live:
+            if not index.bm25.live or not terms:
                 return []
             mask = index.bm25.alive()
             valid = self._valid(index, now, None)
             if valid is not None:
                 mask = mask & valid
-            picked: list[int] = []
-            if terms:
-                lexical = np.where(mask, index.bm25.scores(terms), 0.0)
-                picked += [int(d) for d in _top(lexical, k) if lexical[d] > 0]
-            cosines: FloatArray | None = None
-            scored: npt.NDArray[np.bool_] | None = None
-            if vector is not None and len(index.vectors):
-                cosines, scored = index.vectors.scores(vector, centre=False)
-                dense = np.where(mask & scored, cosines, -np.inf)
-                picked += [int(d) for d in _top(dense, k) if np.isfinite(dense[d])]
-            ids = index.ids
-        found = []
-        for doc in dict.fromkeys(picked):
-            has = cosines is not None and scored is not None and bool(scored[doc])
-            found.append((ids[doc], float(cosines[doc]) if has and cosines is not None else None))
+            lexical = np.where(mask, index.bm25.scores(terms), 0.0)
+            picked = [d for d in _top(lexical, 2 * k) if lexical[d] > 0]
+            ids = [index.ids[d] for d in picked]
+            rows = index.vectors.rows(picked) if picked and len(index.vectors) else None
+        if not picked:
+            return []
+        if self.embedder is None or rows is None:
+            return [(i, None) for i in ids]
+        vector = self.embedder.embed([text], role="document")[0]
+        if len(self._recent) > 256:
+            self._recent.clear()
+        self._recent[text] = vector
+        norms = np.linalg.norm(rows, axis=1)
+        cosines = (
+            (rows @ vector) / np.maximum(norms, 1e-12) / max(float(np.linalg.norm(vector)), 1e-12)
+        )
+        found = [
+            (item, float(c) if n > 0 else None)
+            for item, c, n in zip(ids, cosines, norms, strict=True)
+        ]
         found.sort(key=lambda pair: -(pair[1] if pair[1] is not None else -1.0))
-        return found
+        return found[:k]
 
     # ranking
 
