@@ -288,6 +288,16 @@ class Consolidator:
             return Decision("supersede", tuple(changed), "; ".join(reasons))
         return Decision("insert")
 
+    @staticmethod
+    def keyed(text: str, key: str, current: Sequence[Record]) -> Decision:
+        """A keyed write: the same text again merges, anything else replaces every current
+        fact of the key."""
+        same = [r for r in current if _normal(r.text) == _normal(text)]
+        if same:
+            return Decision("merge", (same[0].id,), f"same fact for key {key}")
+        ids = tuple(r.id for r in current)
+        return Decision("supersede" if ids else "insert", ids, f"new {key}")
+
     def _same_slot(self, new: Slot, old: Slot, record_id: str, cosine: float | None) -> Decision:
         what = f"{new.subject} {new.attribute}"
         if new.negated != old.negated:

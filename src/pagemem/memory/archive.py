@@ -84,12 +84,7 @@ class Archive:
         memory = owner.memory
         if record.key is not None:
             current = self._store.current_facts(owner.scope, key=record.key)
-            same = [r for r in current if r.text.strip().lower() == record.text.strip().lower()]
-            if same:
-                decision = Decision("merge", (same[0].id,), f"same fact for key {record.key}")
-            else:
-                ids = tuple(r.id for r in current)
-                decision = Decision("supersede" if ids else "insert", ids, f"new {record.key}")
+            decision = memory.consolidator.keyed(record.text, record.key, current)
         else:
             near = memory.ranker.similar(owner.scope, record.text, 8, now=memory.now())
             found = {r.id: r for r in self._store.get_records(owner.scope, [i for i, _ in near])}
