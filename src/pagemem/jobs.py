@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 from datetime import timedelta
+from typing import Self
 
 from pagemem.errors import InvalidInputError
 from pagemem.memory import Expired, Memory
@@ -29,45 +30,39 @@ KINDS = ("extract", "consolidate")
 log = logging.getLogger(__name__)
 
 
-class RetentionJob:
-    """Applies every scope's retention rules every `interval`, in a daemon thread."""
+class _Periodic:
+    """Calls `run_once` every `interval` in a daemon thread until stopped; a failing pass
+    is logged, counted and retried at the next interval."""
 
-    def __init__(
-        self, memory: Memory, interval: timedelta = timedelta(hours=1), *, tenant: str | None = None
-    ) -> None:
+    name = "pagemem-periodic"
+
+    def __init__(self, interval: timedelta) -> None:
         if not isinstance(interval, timedelta) or interval <= timedelta(0):
             raise InvalidInputError(f"interval must be a positive timedelta, got {interval!r}")
-        self.memory = memory
         self.interval = interval
-        self.tenant = tenant
         self.passes = 0
         self.failures = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def run_once(self) -> dict[Scope, Expired]:
-        done = self.memory.apply_retention(tenant=self.tenant)
-        self.passes += 1
-        for scope, expired in done.items():
-            log.info(
-                "retention: %s lost %d notes, %d messages", scope, expired.notes, expired.messages
-            )
-        return done
+    def run_once(self) -> object:
+        raise NotImplementedError
 
     def _loop(self) -> None:
         while not self._stop.is_set():
             try:
                 self.run_once()
-            except Exception:  # a failed pass is retried at the next interval
+                self.passes += 1
+            except Exception:
                 self.failures += 1
-                log.exception("retention pass failed")
+                log.exception("%s pass failed", self.name)
             self._stop.wait(self.interval.total_seconds())
 
-    def start(self) -> RetentionJob:
+    def start(self) -> Self:
         if self._thread is not None and self._thread.is_alive():
-            raise RuntimeError("the retention job is already running")
+            raise RuntimeError(f"{self.name} is already running")
         self._stop.clear()
-        self._thread = threading.Thread(target=self._loop, name="pagemem-retention", daemon=True)
+        self._thread = threading.Thread(target=self._loop, name=self.name, daemon=True)
         self._thread.start()
         return self
 
@@ -77,11 +72,32 @@ class RetentionJob:
             self._thread.join(timeout)
             self._thread = None
 
-    def __enter__(self) -> RetentionJob:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class RetentionJob(_Periodic):
+    """Applies every scope's retention rules every `interval`, in a daemon thread."""
+
+    name = "pagemem-retention"
+
+    def __init__(
+        self, memory: Memory, interval: timedelta = timedelta(hours=1), *, tenant: str | None = None
+    ) -> None:
+        super().__init__(interval)
+        self.memory = memory
+        self.tenant = tenant
+
+    def run_once(self) -> dict[Scope, Expired]:
+        done = self.memory.apply_retention(tenant=self.tenant)
+        for scope, expired in done.items():
+            log.info(
+                "retention: %s lost %d notes, %d messages", scope, expired.notes, expired.messages
+            )
+        return done
 
 
 class JobRunner:
@@ -155,41 +171,14 @@ class JobRunner:
             memory.ranker.added(job.scope, stored)
 
 
-class JobWorker:
+class JobWorker(_Periodic):
     """Runs a `JobRunner` in a daemon thread, polling the queue every `interval`."""
 
+    name = "pagemem-jobs"
+
     def __init__(self, memory: Memory, interval: timedelta = timedelta(seconds=1)) -> None:
-        if not isinstance(interval, timedelta) or interval <= timedelta(0):
-            raise InvalidInputError(f"interval must be a positive timedelta, got {interval!r}")
+        super().__init__(interval)
         self.runner = JobRunner(memory)
-        self.interval = interval
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.runner.run_pending()
-            except Exception:  # the store was unavailable: try again next round
-                log.exception("job worker pass failed")
-            self._stop.wait(self.interval.total_seconds())
-
-    def start(self) -> JobWorker:
-        if self._thread is not None and self._thread.is_alive():
-            raise RuntimeError("the job worker is already running")
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._loop, name="pagemem-jobs", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self, timeout: float | None = 10.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
-
-    def __enter__(self) -> JobWorker:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+    def run_once(self) -> int:
+        return self.runner.run_pending()

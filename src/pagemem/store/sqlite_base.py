@@ -24,8 +24,8 @@ from pagemem.store.sqlite_rows import (
     _key,
     _record,
     _scoped,
-    _text_hash,
     _ts,
+    insert_record_row,
 )
 
 __all__ = ["SQLiteBase"]
@@ -138,34 +138,7 @@ class SQLiteBase:
         last = self._next_id(conn, scope, "next_record", len(records))
         for number, record in enumerate(records, start=last - len(records) + 1):
             record_id = f"a{number}"
-            cursor = conn.execute(
-                "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, "
-                "kind, origin, source, created_at, valid_from, valid_to, tags, metadata, "
-                "flags, quarantined, fact_key, slot) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    *_key(scope),
-                    record_id,
-                    record.text,
-                    _text_hash(record.text),
-                    record.kind,
-                    record.origin,
-                    record.source,
-                    _ts(record.created_at),
-                    _ts(record.valid_from),
-                    None if record.valid_to is None else _ts(record.valid_to),
-                    json.dumps(list(record.tags)),
-                    json.dumps(record.metadata),
-                    json.dumps(list(record.flags)),
-                    int(record.quarantined),
-                    record.key,
-                    record.slot,
-                ),
-            )
-            conn.executemany(
-                "INSERT OR IGNORE INTO record_tags (record_pk, tag) VALUES (?, ?)",
-                [(cursor.lastrowid, tag) for tag in record.tags],
-            )
+            insert_record_row(conn, scope, record_id, record, slot=record.slot)
             self._log(
                 conn,
                 scope,

@@ -9,7 +9,7 @@ from datetime import datetime
 from pagemem.errors import InvalidInputError
 from pagemem.models import Scope
 from pagemem.store.base import ScopeDump
-from pagemem.store.sqlite_rows import _key, _scoped, _text_hash, _ts
+from pagemem.store.sqlite_rows import _key, _scoped, _text_hash, _ts, insert_record_row
 
 __all__ = ["restore_scope"]
 
@@ -57,36 +57,15 @@ def restore_scope(
         key,
     )
     for record in dump.records:
-        cursor = conn.execute(
-            "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, kind, origin, "
-            "source, created_at, valid_from, valid_to, tags, metadata, flags, quarantined, "
-            "fact_key, expired_at, superseded_by, mentions, slot) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                *key,
-                record.id,
-                record.text,
-                _text_hash(record.text),
-                record.kind,
-                record.origin,
-                record.source,
-                _ts(record.created_at),
-                _ts(record.valid_from),
-                None if record.valid_to is None else _ts(record.valid_to),
-                json.dumps(list(record.tags)),
-                json.dumps(record.metadata),
-                json.dumps(list(record.flags)),
-                int(record.quarantined),
-                record.key,
-                None if record.expired_at is None else _ts(record.expired_at),
-                record.superseded_by,
-                record.mentions,
-                dump.slots.get(record.id),
-            ),
-        )
-        conn.executemany(
-            "INSERT OR IGNORE INTO record_tags (record_pk, tag) VALUES (?, ?)",
-            [(cursor.lastrowid, tag) for tag in record.tags],
+        insert_record_row(
+            conn,
+            scope,
+            record.id,
+            record,
+            slot=dump.slots.get(record.id),
+            expired_at=record.expired_at,
+            superseded_by=record.superseded_by,
+            mentions=record.mentions,
         )
     for message in dump.messages:
         conn.execute(

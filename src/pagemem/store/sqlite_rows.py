@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope
-from pagemem.store.base import MessageFilter, RecordFilter
+from pagemem.store.base import MessageFilter, NewRecord, RecordFilter
 
 _TS = "%Y-%m-%dT%H:%M:%S.%fZ"
 _SCOPE_SQL = "tenant_id = ? AND user_id = ? AND agent_id = ?"
@@ -162,3 +162,48 @@ def _message_where(scope: Scope, where: MessageFilter) -> tuple[str, list[Any]]:
         parts.append("m.created_at < ?")
         params.append(_ts(where.end))
     return " AND ".join(parts), params
+
+
+def insert_record_row(
+    conn: sqlite3.Connection,
+    scope: Scope,
+    record_id: str,
+    record: Record | NewRecord,
+    *,
+    slot: str | None,
+    expired_at: datetime | None = None,
+    superseded_by: str | None = None,
+    mentions: int = 1,
+) -> None:
+    """One records row and its tags, inside the caller's transaction."""
+    cursor = conn.execute(
+        "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, kind, origin, "
+        "source, created_at, valid_from, valid_to, tags, metadata, flags, quarantined, "
+        "fact_key, expired_at, superseded_by, mentions, slot) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            *_key(scope),
+            record_id,
+            record.text,
+            _text_hash(record.text),
+            record.kind,
+            record.origin,
+            record.source,
+            _ts(record.created_at),
+            _ts(record.valid_from),
+            None if record.valid_to is None else _ts(record.valid_to),
+            json.dumps(list(record.tags)),
+            json.dumps(record.metadata),
+            json.dumps(list(record.flags)),
+            int(record.quarantined),
+            record.key,
+            None if expired_at is None else _ts(expired_at),
+            superseded_by,
+            mentions,
+            slot,
+        ),
+    )
+    conn.executemany(
+        "INSERT OR IGNORE INTO record_tags (record_pk, tag) VALUES (?, ?)",
+        [(cursor.lastrowid, tag) for tag in record.tags],
+    )
