@@ -20,18 +20,29 @@ from pagemem.llm import OpenAIChat
 
 
 class Endpoint:
-    """A scripted chat completions server on 127.0.0.1: replies are taken in order."""
+    """A scripted chat completions server on 127.0.0.1: replies are taken in order. A reply
+    is (status, text) or (status, a whole response body as a dict)."""
 
     def __init__(self) -> None:
-        self.replies: list[tuple[int, str]] = []
+        self.replies: list[tuple[int, Any]] = []
         self.requests: list[dict[str, Any]] = []
+        self.paths: list[str] = []
         endpoint = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 endpoint.requests.append(body)
+                endpoint.paths.append(self.path)
                 status, content = endpoint.replies.pop(0) if endpoint.replies else (500, "")
+                if isinstance(content, dict):
+                    whole = json.dumps(content)
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(whole)))
+                    self.end_headers()
+                    self.wfile.write(whole.encode())
+                    return
                 payload = {
                     "id": "x",
                     "object": "chat.completion",
@@ -131,3 +142,111 @@ def test_the_llm_judge_switched_on_through_an_endpoint(endpoint: Endpoint, tmp_p
     assert third not in (first, second)
     assert me.archive.get(second).expired_at is None  # rules: different words, no slot
     assert "EXISTING" in endpoint.requests[0]["messages"][1]["content"]
+
+
+def test_openai_tool_calls_and_usage(endpoint: Endpoint) -> None:
+    from pagemem import MEMORY_TOOLS
+
+    endpoint.replies.append(
+        (
+            200,
+            {
+                "id": "c1",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "m",
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "tool_calls",
+                        "message": {
+                            "role": "assistant",
+                            "content": None,
+                            "tool_calls": [
+                                {
+                                    "id": "call_1",
+                                    "type": "function",
+                                    "function": {
+                                        "name": "archival_memory_search",
+                                        "arguments": '{"query": "dog"}',
+                                    },
+                                }
+                            ],
+                        },
+                    }
+                ],
+                "usage": {"prompt_tokens": 120, "completion_tokens": 9, "total_tokens": 129},
+            },
+        )
+    )
+    client = OpenAIChat("m", base_url=endpoint.url, max_retries=0)
+    done = client.complete([{"role": "user", "content": "my dog?"}], MEMORY_TOOLS)
+    assert done.text == ""
+    assert [(c.id, c.name, c.arguments) for c in done.tool_calls] == [
+        ("call_1", "archival_memory_search", '{"query": "dog"}')
+    ]
+    assert (done.usage.input_tokens, done.usage.output_tokens) == (120, 9)
+    sent = endpoint.requests[0]
+    assert [t["function"]["name"] for t in sent["tools"]][:2] == [
+        "core_memory_append",
+        "core_memory_replace",
+    ]
+
+
+def test_anthropic_messages_with_tool_use(endpoint: Endpoint) -> None:
+    from pagemem import MEMORY_TOOLS
+    from pagemem.llm import AnthropicChat
+
+    endpoint.replies.append(
+        (
+            200,
+            {
+                "id": "msg_1",
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-test",
+                "content": [
+                    {"type": "text", "text": "Let me look."},
+                    {
+                        "type": "tool_use",
+                        "id": "toolu_1",
+                        "name": "archival_memory_search",
+                        "input": {"query": "dog"},
+                    },
+                ],
+                "stop_reason": "tool_use",
+                "stop_sequence": None,
+                "usage": {"input_tokens": 200, "output_tokens": 15},
+            },
+        )
+    )
+    client = AnthropicChat("claude-test", base_url=endpoint.url.removesuffix("/v1"), max_retries=0)
+    done = client.complete(
+        {"system": "You help.", "messages": [{"role": "user", "content": "my dog?"}]},
+        MEMORY_TOOLS,
+    )
+    assert done.text == "Let me look."
+    assert [(c.id, c.name, json.loads(c.arguments)) for c in done.tool_calls] == [
+        ("toolu_1", "archival_memory_search", {"query": "dog"})
+    ]
+    assert (done.usage.input_tokens, done.usage.output_tokens) == (200, 15)
+    assert endpoint.paths == ["/v1/messages"]
+    sent = endpoint.requests[0]
+    assert sent["system"] == "You help."
+    assert "input_schema" in sent["tools"][0]
+    endpoint.replies.append((500, "boom"))
+    with pytest.raises(LLMError, match="claude-test"):
+        client([{"role": "user", "content": "hi"}])
+
+
+def test_scripted_llm_replays_and_records() -> None:
+    from pagemem.llm import Completion, ScriptedLLM, ToolCall
+
+    call = ToolCall("t1", "archival_memory_search", '{"query": "x"}')
+    llm = ScriptedLLM(["hello", Completion("", (call,)), lambda request, tools: Completion("fn")])
+    assert llm([{"role": "user", "content": "a"}]) == "hello"
+    assert llm.complete([]).tool_calls == (call,)
+    assert llm.complete(["r"]).text == "fn"
+    assert llm.requests[-1] == ["r"]
+    with pytest.raises(LLMError, match="no more replies"):
+        llm.complete([])
