@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from pagemem import Budget, Context, InvalidInputError, Memory, ScopedMemory
+from pagemem.models import ToolCall
 
 
 @pytest.fixture
@@ -144,7 +145,8 @@ def test_compile_openai_shape(wme: ScopedMemory) -> None:
     wme.blocks.set("human", "Name: Priya.")
     ctx = _window(wme, 100)
     ctx.append("user", "hi")
-    ctx.append("assistant", "hello")
+    call = ToolCall("call_1", "archival_memory_search", '{"query": "dog"}')
+    ctx.append("assistant", "hello", tool_calls=[call])
     ctx.append("tool", "3 results", tool_call_id="call_1")
     ctx.append("tool", "done", name="calendar")
     messages = ctx.compile("openai")
@@ -154,7 +156,17 @@ def test_compile_openai_shape(wme: ScopedMemory) -> None:
     }
     assert messages[1:] == [
         {"role": "user", "content": "hi"},
-        {"role": "assistant", "content": "hello"},
+        {
+            "role": "assistant",
+            "content": "hello",
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "archival_memory_search", "arguments": '{"query": "dog"}'},
+                }
+            ],
+        },
         {"role": "tool", "tool_call_id": "call_1", "content": "3 results"},
         {"role": "user", "content": "[calendar result]\ndone"},
     ]
@@ -165,15 +177,21 @@ def test_compile_anthropic_shape_starts_with_user_and_alternates(wme: ScopedMemo
     ctx.append("assistant", "Welcome back")
     ctx.append("user", "hi")
     ctx.append("user", "are you there?")
+    ctx.append("assistant", "", tool_calls=[ToolCall("toolu_1", "conversation_search", "{}")])
     ctx.append("tool", "result", tool_call_id="toolu_1")
     body = ctx.compile("anthropic")
     assert body["system"] == "You are helpful."
     roles = [m["role"] for m in body["messages"]]
-    assert roles == ["user", "assistant", "user"]
+    assert roles == ["user", "assistant", "user", "assistant", "user"]
     assert body["messages"][2]["content"] == [
         {"type": "text", "text": "hi"},
         {"type": "text", "text": "are you there?"},
-        {"type": "tool_result", "tool_use_id": "toolu_1", "content": "result"},
+    ]
+    assert body["messages"][3]["content"] == [
+        {"type": "tool_use", "id": "toolu_1", "name": "conversation_search", "input": {}}
+    ]
+    assert body["messages"][4]["content"] == [
+        {"type": "tool_result", "tool_use_id": "toolu_1", "content": "result"}
     ]
     with pytest.raises(InvalidInputError, match="format must be"):
         ctx.compile("gemini")  # type: ignore[arg-type]
@@ -212,3 +230,31 @@ def test_from_budget(me: ScopedMemory) -> None:
 def test_bad_context_arguments(wme: ScopedMemory, kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(InvalidInputError, match=message):
         Context(wme, **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_result_whose_call_was_paged_out_is_shown_as_text(wme: ScopedMemory) -> None:
+    ctx = _window(wme, 100)
+    ctx.append("user", "hi")
+    ctx.append("tool", "orphan", tool_call_id="call_gone")  # its call is not in view
+    assert ctx.compile("openai")[-1] == {"role": "user", "content": "[tool result]\norphan"}
+    assert ctx.compile("anthropic")["messages"][-1]["content"][-1] == {
+        "type": "text",
+        "text": "[tool]\norphan",
+    }
+
+
+def test_tool_calls_are_checked_and_survive_a_restart(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "m.db"
+    call = ToolCall("c1", "archival_memory_search", '{"query": "x"}')
+    with Memory(path, tokenizer="words") as mem:
+        me = mem.scope("acme", "priya")
+        with pytest.raises(InvalidInputError, match="only assistant messages carry tool calls"):
+            me.recall.append("user", "hi", tool_calls=[call])
+        with pytest.raises(InvalidInputError, match="tool call id is empty"):
+            me.recall.append("assistant", "", tool_calls=[ToolCall("", "n", "{}")])
+        me.recall.append("assistant", "", tool_calls=[call])
+    with Memory(path, tokenizer="words") as mem:
+        (message,) = mem.scope("acme", "priya").recall.in_context()
+        assert message.tool_calls == (call,)

@@ -8,13 +8,15 @@ neither is the message just appended. Evicted text is folded into the summary.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from pagemem.budget import Budget
 from pagemem.errors import InvalidInputError
 from pagemem.memory import ScopedMemory
-from pagemem.models import Message, Role
+from pagemem.models import Message, Role, ToolCall
 from pagemem.summarize import ExtractiveSummarizer, Summarizer
 from pagemem.tokens import TokenCounter, get_counter
 
@@ -128,9 +130,13 @@ class Context:
         *,
         name: str | None = None,
         tool_call_id: str | None = None,
+        tool_calls: Sequence[ToolCall] = (),
     ) -> list[Message]:
-        """Add a message; return the messages evicted to make room."""
-        message = self.memory.recall.append(role, content, name=name, tool_call_id=tool_call_id)
+        """Add a message (an assistant message may carry the tool calls it made); return
+        the messages evicted to make room."""
+        message = self.memory.recall.append(
+            role, content, name=name, tool_call_id=tool_call_id, tool_calls=tool_calls
+        )
         self._messages.append(message)
         return self.fit()
 
@@ -182,7 +188,7 @@ class Context:
             system=count(self.system) + overhead,
             core=count(self.core_text()),
             summary=count(self.summary_text()),
-            messages=sum(count(m.content) + overhead for m in self._messages),
+            messages=sum(_tokens(m, count) + overhead for m in self._messages),
             limit=self.max_tokens,
             in_context=len(self._messages),
             paged_out=self.memory.recall.count(),
@@ -192,43 +198,79 @@ class Context:
         """The window as a chat request body: a message list (OpenAI) or system + messages
         (Anthropic)."""
         self.fit()
+        # A tool result whose call was paged out is shown as plain text: the APIs refuse a
+        # result that answers no call in view.
+        calls = {c.id for m in self._messages for c in m.tool_calls}
         if format == "openai":
             return [{"role": "system", "content": self.system_text()}] + [
-                _openai(message) for message in self._messages
+                _openai(message, calls) for message in self._messages
             ]
         if format == "anthropic":
-            return {"system": self.system_text(), "messages": _anthropic(self._messages)}
+            return {"system": self.system_text(), "messages": _anthropic(self._messages, calls)}
         raise InvalidInputError(f"format must be 'openai' or 'anthropic', got {format!r}")
 
 
-def _openai(message: Message) -> dict[str, Any]:
-    if message.role == "tool" and message.tool_call_id:
+def _tokens(message: Message, count: Callable[[str], int]) -> int:
+    calls = sum(count(c.name) + count(c.arguments) for c in message.tool_calls)
+    return count(message.content) + calls
+
+
+def _openai(message: Message, calls: set[str]) -> dict[str, Any]:
+    if message.role == "tool" and message.tool_call_id in calls:
         return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
     if message.role == "tool":
         return {"role": "user", "content": f"[{message.name or 'tool'} result]\n{message.content}"}
+    if message.tool_calls:
+        return {
+            "role": "assistant",
+            "content": message.content or None,
+            "tool_calls": [
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {"name": call.name, "arguments": call.arguments},
+                }
+                for call in message.tool_calls
+            ],
+        }
     return {"role": message.role, "content": message.content}
 
 
-def _anthropic(messages: list[Message]) -> list[dict[str, Any]]:
+def _arguments(text: str) -> Any:
+    try:
+        value = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError:
+        return {"raw": text}
+    return value if isinstance(value, dict) else {"value": value}
+
+
+def _anthropic(messages: list[Message], calls: set[str]) -> list[dict[str, Any]]:
     """Anthropic wants alternating user/assistant turns that start with the user."""
     turns: list[dict[str, Any]] = []
     for message in messages:
         role = "assistant" if message.role == "assistant" else "user"
-        if message.role == "tool" and message.tool_call_id:
-            block: dict[str, Any] = {
-                "type": "tool_result",
-                "tool_use_id": message.tool_call_id,
-                "content": message.content,
-            }
+        blocks: list[dict[str, Any]] = []
+        if message.role == "tool" and message.tool_call_id in calls:
+            blocks.append(
+                {
+                    "type": "tool_result",
+                    "tool_use_id": message.tool_call_id,
+                    "content": message.content,
+                }
+            )
         elif message.role in ("tool", "system"):
             label = message.name or "tool" if message.role == "tool" else "system"
-            block = {"type": "text", "text": f"[{label}]\n{message.content}"}
-        else:
-            block = {"type": "text", "text": message.content}
+            blocks.append({"type": "text", "text": f"[{label}]\n{message.content}"})
+        elif message.content or not message.tool_calls:
+            blocks.append({"type": "text", "text": message.content})
+        blocks += [
+            {"type": "tool_use", "id": c.id, "name": c.name, "input": _arguments(c.arguments)}
+            for c in message.tool_calls
+        ]
         if turns and turns[-1]["role"] == role:
-            turns[-1]["content"].append(block)
+            turns[-1]["content"].extend(blocks)
         else:
-            turns.append({"role": role, "content": [block]})
+            turns.append({"role": role, "content": blocks})
     if turns and turns[0]["role"] == "assistant":
         note = {"type": "text", "text": "(earlier messages are in recall memory)"}
         turns.insert(0, {"role": "user", "content": [note]})

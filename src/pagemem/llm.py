@@ -29,6 +29,7 @@ import anthropic
 import openai
 
 from pagemem.errors import InvalidInputError, LLMError
+from pagemem.models import ToolCall
 from pagemem.tools import Tool, anthropic_tools, openai_tools
 
 __all__ = [
@@ -42,15 +43,6 @@ __all__ = [
 ]
 
 Provider = Literal["openai", "anthropic"]
-
-
-@dataclass(frozen=True, slots=True)
-class ToolCall:
-    """A tool the model asked for; `arguments` is the JSON text it wrote."""
-
-    id: str
-    name: str
-    arguments: str
 
 
 @dataclass(frozen=True, slots=True)

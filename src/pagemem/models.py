@@ -25,6 +25,7 @@ __all__ = [
     "RetentionRule",
     "Role",
     "Scope",
+    "ToolCall",
     "check_text",
 ]
 
@@ -97,8 +98,18 @@ class Scope:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A tool the model asked for; `arguments` is the JSON text it wrote."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True, slots=True)
 class Message:
-    """One chat message; `in_context` is False once it was evicted to recall."""
+    """One chat message; `in_context` is False once it was evicted to recall. An assistant
+    message may carry the tool calls it made; a tool message names the call it answers."""
 
     id: str
     role: Role
@@ -109,6 +120,7 @@ class Message:
     tool_call_id: str | None = None
     in_context: bool = True
     evicted_at: datetime | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -152,3 +152,21 @@ def test_import_cannot_smuggle_secrets_or_release_an_injection(mem: Memory) -> N
     assert "AKIA" not in record.text
     assert record.metadata["redacted"] == ["aws_access_key"]
     assert "directive-shaped" in record.flags
+
+
+def test_tool_calls_travel_with_their_message(mem: Memory) -> None:
+    from pagemem.models import ToolCall
+
+    me = mem.scope("acme", "priya")
+    call = ToolCall("c1", "archival_memory_search", '{"query": "dog"}')
+    me.recall.append("assistant", "", tool_calls=[call])
+    me.recall.append("tool", "1 result", tool_call_id="c1")
+    copy = mem.scope("acme", "copy")
+    copy.restore(me.export())
+    assert [m.tool_calls for m in copy.recall.in_context()] == [(call,), ()]
+    bad = list(me.export())
+    for line in bad:
+        if line["type"] == "message" and line["tool_calls"]:
+            line["tool_calls"] = [{"id": 3}]
+    with pytest.raises(InvalidInputError, match="each tool call needs string id"):
+        mem.scope("acme", "other").restore(bad)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pagemem.errors import InvalidInputError
 from pagemem.memory.checks import MAX_K, aware, choices, positive
-from pagemem.models import ROLES, Message, Role
+from pagemem.models import ROLES, Message, Role, ToolCall, check_text
 from pagemem.retrieval.lexical import query_terms
 from pagemem.store.base import MessageFilter
 
@@ -33,6 +33,7 @@ class Recall:
         name: str | None = None,
         tool_call_id: str | None = None,
         extract: bool = False,
+        tool_calls: Sequence[ToolCall] = (),
     ) -> Message:
         """Store a message as part of the live context (not yet recall). With `extract`,
         a user message is also marked for fact extraction, in the same row: the write
@@ -49,7 +50,20 @@ class Recall:
             name=name,
             tool_call_id=tool_call_id,
             extract=extract and role == "user",
+            tool_calls=self._calls(role, tool_calls),
         )
+
+    def _calls(self, role: str, calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:
+        checked = tuple(calls)
+        if checked and role != "assistant":
+            raise InvalidInputError("only assistant messages carry tool calls")
+        for call in checked:
+            if not isinstance(call, ToolCall):
+                raise InvalidInputError(f"expected ToolCall, got {type(call).__name__}")
+            for what in ("id", "name"):
+                check_text(getattr(call, what), f"tool call {what}", max_bytes=256)
+            check_text(call.arguments, "tool call arguments", max_bytes=65_536, allow_empty=True)
+        return checked
 
     def in_context(self) -> list[Message]:
         return self._store.context_messages(self._owner.scope)

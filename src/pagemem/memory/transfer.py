@@ -33,6 +33,7 @@ from pagemem.models import (
     Record,
     RetentionRule,
     Role,
+    ToolCall,
     check_text,
 )
 from pagemem.store.base import MessageFilter, RecordFilter, ScopeDump
@@ -112,6 +113,9 @@ def export_scope(me: ScopedMemory) -> Iterator[dict[str, Any]]:
             "created_at": _time(m.created_at),
             "in_context": m.in_context,
             "evicted_at": _time(m.evicted_at),
+            "tool_calls": [
+                {"id": c.id, "name": c.name, "arguments": c.arguments} for c in m.tool_calls
+            ],
         }
     for b in store.list_blocks(scope):
         yield {
@@ -343,7 +347,21 @@ def _message(me: ScopedMemory, line: _Line) -> Message:
         tool_call_id=line.optional_text("tool_call_id"),
         in_context=in_context,
         evicted_at=line.time("evicted_at", optional=True),
+        tool_calls=_calls(line),
     )
+
+
+def _calls(line: _Line) -> tuple[ToolCall, ...]:
+    raw = line.data.get("tool_calls") or []
+    if not isinstance(raw, list):
+        raise line.fail("tool_calls must be a list")
+    calls = []
+    for item in raw:
+        fields = ("id", "name", "arguments")
+        if not isinstance(item, dict) or not all(isinstance(item.get(f), str) for f in fields):
+            raise line.fail("each tool call needs string id, name and arguments")
+        calls.append(ToolCall(item["id"], item["name"], item["arguments"]))
+    return tuple(calls)
 
 
 def _block(me: ScopedMemory, line: _Line) -> Block:

@@ -22,6 +22,7 @@ from pagemem.models import (
     RetentionRule,
     Role,
     Scope,
+    ToolCall,
 )
 
 __all__ = [
@@ -232,6 +233,7 @@ class Store(Protocol):
         name: str | None = None,
         tool_call_id: str | None = None,
         extract: bool = False,
+        tool_calls: Sequence[ToolCall] = (),
     ) -> Message:
         """Store a message; with `extract`, marked for fact extraction (in the same row, so
         it costs the write nothing); `sweep` turns marks into jobs."""

@@ -197,4 +197,9 @@ MIGRATIONS: list[str] = [
     ALTER TABLE messages ADD COLUMN extract_pending INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX messages_extract ON messages (extract_pending) WHERE extract_pending = 1;
     """,
+    # 11: an assistant message keeps the tool calls it made (JSON list), so a window can
+    # be sent back to a model with each tool result after its call
+    """
+    ALTER TABLE messages ADD COLUMN tool_calls TEXT;
+    """,
 ]

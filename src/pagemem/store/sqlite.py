@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from pagemem.models import Block, HistoryEntry, Message, Record, Role, Scope
+from pagemem.models import Block, HistoryEntry, Message, Record, Role, Scope, ToolCall
 from pagemem.store.base import (
     Collection,
     IndexRow,
@@ -41,6 +41,7 @@ from pagemem.store.sqlite_rows import (
     _scoped,
     _text_hash,
     _ts,
+    calls_json,
     match_expression,
 )
 
@@ -239,14 +240,15 @@ class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, SQLiteBase):
         name: str | None = None,
         tool_call_id: str | None = None,
         extract: bool = False,
+        tool_calls: Sequence[ToolCall] = (),
     ) -> Message:
         with self._write() as conn:
             seq = self._next_id(conn, scope, "next_message")
             message_id = f"m{seq}"
             conn.execute(
                 "INSERT INTO messages (tenant_id, user_id, agent_id, id, seq, role, content, "
-                "text_hash, name, tool_call_id, created_at, extract_pending) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "text_hash, name, tool_call_id, created_at, extract_pending, tool_calls) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     *_key(scope),
                     message_id,
@@ -258,6 +260,7 @@ class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, SQLiteBase):
                     tool_call_id,
                     _ts(created_at),
                     int(extract),
+                    calls_json(tool_calls),
                 ),
             )
         return Message(
@@ -268,6 +271,7 @@ class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, SQLiteBase):
             seq=seq,
             name=name,
             tool_call_id=tool_call_id,
+            tool_calls=tuple(tool_calls),
         )
 
     def context_messages(self, scope: Scope) -> list[Message]:

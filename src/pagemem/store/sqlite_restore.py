@@ -9,7 +9,14 @@ from datetime import datetime
 from pagemem.errors import InvalidInputError
 from pagemem.models import Scope
 from pagemem.store.base import ScopeDump
-from pagemem.store.sqlite_rows import _key, _scoped, _text_hash, _ts, insert_record_row
+from pagemem.store.sqlite_rows import (
+    _key,
+    _scoped,
+    _text_hash,
+    _ts,
+    calls_json,
+    insert_record_row,
+)
 
 __all__ = ["restore_scope"]
 
@@ -70,8 +77,8 @@ def restore_scope(
     for message in dump.messages:
         conn.execute(
             "INSERT INTO messages (tenant_id, user_id, agent_id, id, seq, role, content, "
-            "text_hash, name, tool_call_id, created_at, in_context, evicted_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "text_hash, name, tool_call_id, created_at, in_context, evicted_at, tool_calls) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 *key,
                 message.id,
@@ -84,6 +91,7 @@ def restore_scope(
                 _ts(message.created_at),
                 int(message.in_context),
                 None if message.evicted_at is None else _ts(message.evicted_at),
+                calls_json(message.tool_calls),
             ),
         )
     conn.executemany(

@@ -6,10 +6,11 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope
+from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, ToolCall
 from pagemem.store.base import MessageFilter, NewRecord, RecordFilter
 
 _TS = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -21,7 +22,7 @@ _RECORD_COLUMNS = (
 )
 _MESSAGE_COLUMNS = (
     "m.id, m.role, m.content, m.created_at, m.seq, m.name, m.tool_call_id, m.in_context, "
-    "m.evicted_at"
+    "m.evicted_at, m.tool_calls"
 )
 
 
@@ -105,7 +106,12 @@ def _message(row: sqlite3.Row) -> Message:
         tool_call_id=row["tool_call_id"],
         in_context=bool(row["in_context"]),
         evicted_at=_dt(row["evicted_at"]),
+        tool_calls=tuple(ToolCall(**call) for call in json.loads(row["tool_calls"] or "[]")),
     )
+
+
+def calls_json(calls: Sequence[ToolCall]) -> str | None:
+    return json.dumps([asdict(call) for call in calls]) if calls else None
 
 
 def _block(row: sqlite3.Row) -> Block:
