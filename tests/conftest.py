@@ -7,6 +7,8 @@ import pytest
 
 from pagemem import Memory, ScopedMemory
 
+from .llm_endpoint import Endpoint
+
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
@@ -38,3 +40,11 @@ def words_memory() -> Iterator[Memory]:
     mem = Memory(":memory:", tokenizer="words", clock=ticking_clock())
     yield mem
     mem.close()
+
+
+@pytest.fixture
+def endpoint() -> Iterator[Endpoint]:
+    """A scripted OpenAI-compatible (and Anthropic-shaped) endpoint on 127.0.0.1."""
+    server = Endpoint()
+    yield server
+    server.close()

@@ -1,0 +1,150 @@
+"""The tool loop: one user turn in, the model's answer out, memory tools run in between.
+
+`Agent.step(text)` appends the user's message to the paged window (evicting the
+oldest turns to recall as needed), compiles the window for the model's API, and
+calls the model. Tool calls are run with `dispatch` (memory tools, and the
+user's own tools made with `tool(...)`) and their results spliced back in after
+each call; the loop ends when the model answers without calling a tool, or with
+`AgentError` after `max_steps` model calls. A side-effecting tool runs only if
+the `approve` callback agrees, and it is shown which untrusted notes the model
+read this turn. Token usage of every call is recorded in `calls`, so the
+plateau of a paged prompt is visible.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+import typing
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, get_args, get_origin
+
+from pagemem.budget import Budget
+from pagemem.context import DEFAULT_SYSTEM, Context
+from pagemem.errors import PagememError
+from pagemem.llm import LLM, TokenUsage
+from pagemem.memory import ScopedMemory
+from pagemem.tools import MEMORY_TOOLS, Approver, CallContext, Param, Tool, ToolResult, dispatch
+
+__all__ = ["Agent", "AgentError", "Step", "tool"]
+
+
+class AgentError(PagememError):
+    """The loop could not finish a turn (the model kept calling tools)."""
+
+
+@dataclass(slots=True)
+class Step:
+    """One user turn: the answer, every tool call with its result, and token usage."""
+
+    text: str
+    tool_results: list[tuple[str, ToolResult]] = field(default_factory=list)
+    usage: list[TokenUsage] = field(default_factory=list)
+
+
+_TYPES: dict[Any, str] = {str: "string", int: "integer"}
+
+
+def tool(
+    function: Callable[..., Any],
+    *,
+    side_effecting: bool = False,
+    name: str | None = None,
+    description: str | None = None,
+) -> Tool:
+    """A plain typed Python function as a tool: parameters from its signature (`str`,
+    `int` and `list[str]`; a default makes one optional), description from its
+    docstring. Its return value is shown to the model as text."""
+    hints = typing.get_type_hints(function)
+    params = []
+    for parameter in inspect.signature(function).parameters.values():
+        hint = hints.get(parameter.name, str)
+        optional = parameter.default is not inspect.Parameter.empty
+        if get_origin(hint) in (types.UnionType, typing.Union):
+            hint = next(a for a in get_args(hint) if a is not type(None))
+        if get_origin(hint) is list and get_args(hint) == (str,):
+            kind = "array"
+        elif hint in _TYPES:
+            kind = _TYPES[hint]
+        else:
+            raise PagememError(
+                f"tool {function.__name__}: parameter {parameter.name!r} must be str, int or "
+                f"list[str], not {hint!r}"
+            )
+        params.append(Param(parameter.name, kind, parameter.name, required=not optional))  # type: ignore[arg-type]
+
+    def run(me: ScopedMemory, args: dict[str, Any], ctx: CallContext) -> str:
+        return str(function(**args))
+
+    doc = inspect.getdoc(function) or function.__name__
+    return Tool(
+        name or function.__name__,
+        description or doc.split("\n\n")[0],
+        tuple(params),
+        run,
+        side_effecting=side_effecting,
+    )
+
+
+class Agent:
+    """A memory-backed agent over any `LLM` client."""
+
+    def __init__(
+        self,
+        memory: ScopedMemory,
+        llm: LLM,
+        *,
+        system: str = DEFAULT_SYSTEM,
+        max_tokens: int = 8000,
+        budget: Budget | None = None,
+        tools: Sequence[Tool] = (),
+        approve: Approver | None = None,
+        max_steps: int = 8,
+    ) -> None:
+        if max_steps < 1:
+            raise PagememError("max_steps must be at least 1")
+        self.memory = memory
+        self.llm = llm
+        self.context = (
+            Context.from_budget(memory, budget, system=system)
+            if budget is not None
+            else Context(memory, max_tokens=max_tokens, system=system)
+        )
+        self.tools: tuple[Tool, ...] = (*MEMORY_TOOLS, *tools)
+        self.approve = approve
+        self.max_steps = max_steps
+        self.calls: list[TokenUsage] = []  # every model call of this agent, in order
+
+    def step(self, text: str) -> Step:
+        """Run one user turn to the model's answer."""
+        self.context.append("user", text)
+        result = Step("")
+        untrusted: list[str] = []
+        for number in range(1, self.max_steps + 1):
+            request = self.context.compile(self.llm.provider)
+            completion = self.llm.complete(request, self.tools)
+            self.calls.append(completion.usage)
+            result.usage.append(completion.usage)
+            if not completion.tool_calls:
+                self.context.append("assistant", completion.text)
+                result.text = completion.text
+                return result
+            self.context.append("assistant", completion.text, tool_calls=completion.tool_calls)
+            for call in completion.tool_calls:
+                outcome = dispatch(
+                    self.memory,
+                    call.name,
+                    call.arguments,
+                    tools=self.tools,
+                    approve=self.approve,
+                    context=CallContext(
+                        source=f"agent turn, call {number}", untrusted=tuple(untrusted)
+                    ),
+                )
+                untrusted += outcome.untrusted
+                result.tool_results.append((call.name, outcome))
+                self.context.append("tool", outcome.text, tool_call_id=call.id, name=call.name)
+        raise AgentError(
+            f"no answer after {self.max_steps} model calls; the model kept calling tools"
+        )

@@ -1,0 +1,152 @@
+"""The agent loop end to end: scripted across sessions, and through a real local endpoint."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pagemem import Memory
+from pagemem.agent import Agent, AgentError, tool
+from pagemem.llm import Completion, OpenAIChat, ScriptedLLM, TokenUsage
+from pagemem.models import ToolCall
+from pagemem.tools import ApprovalRequest, Tool
+
+from .llm_endpoint import Endpoint
+
+
+def call(name: str, arguments: dict[str, Any], ident: str = "c1") -> Completion:
+    return Completion("", (ToolCall(ident, name, json.dumps(arguments)),), TokenUsage(100, 5))
+
+
+def last_tool_result(request: Any) -> str:
+    return next(m["content"] for m in reversed(request) if m["role"] == "tool")
+
+
+def test_a_fact_saved_in_one_session_is_found_in_the_next(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    with Memory(path, embedder=None, tokenizer="words") as memory:
+        me = memory.scope("acme", "priya")
+        first = ScriptedLLM(
+            [
+                call("archival_memory_insert", {"content": "Priya's dog is named Miso"}),
+                "Saved.",
+                *["Noted."] * 6,
+            ]
+        )
+        agent = Agent(me, first, max_tokens=40, system="You help.")
+        assert agent.step("My dog is called Miso, remember that.").text == "Saved."
+        for n in range(6):  # small talk pushes the first turns out of the window
+            agent.step(f"filler message number {n} about the weather and trains")
+        assert "Miso" not in agent.context.text()
+        assert me.recall.count() > 0
+
+    with Memory(path, embedder=None, tokenizer="words") as memory:
+        me = memory.scope("acme", "priya")
+
+        def answer(request: Any, tools: Any) -> Completion:
+            found = last_tool_result(request)
+            return Completion(f"From memory: {found.splitlines()[1]}")
+
+        second = ScriptedLLM([call("archival_memory_search", {"query": "dog name"}), answer])
+        agent = Agent(me, second, max_tokens=40, system="You help.")
+        step = agent.step("What is my dog called?")
+        assert "Priya's dog is named Miso" in step.text
+        assert [name for name, _ in step.tool_results] == ["archival_memory_search"]
+        assert [u.input_tokens for u in agent.calls] == [100, 0]
+        # the second request carried the call and its result, in order
+        roles = [m["role"] for m in second.requests[1]]
+        assert roles[-2:] == ["assistant", "tool"]
+
+
+def test_the_loop_runs_against_a_local_openai_compatible_endpoint(
+    endpoint: Endpoint, tmp_path: Path
+) -> None:
+    tool_call = {
+        "id": "c1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "m",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls",
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": "call_9",
+                            "type": "function",
+                            "function": {
+                                "name": "core_memory_append",
+                                "arguments": '{"label": "human", "content": "Likes trains"}',
+                            },
+                        }
+                    ],
+                },
+            }
+        ],
+        "usage": {"prompt_tokens": 50, "completion_tokens": 7, "total_tokens": 57},
+    }
+    endpoint.replies += [(200, tool_call), (200, "Noted: you like trains.")]
+    memory = Memory(tmp_path / "m.db", embedder=None)
+    me = memory.scope("acme", "priya")
+    me.blocks.set("human", "Name: Priya.")
+    agent = Agent(me, OpenAIChat("m", base_url=endpoint.url, max_retries=0))
+    step = agent.step("I like trains")
+    assert step.text == "Noted: you like trains."
+    assert me.blocks.get("human").value == "Name: Priya.\nLikes trains"
+    second = endpoint.requests[1]["messages"]
+    assert second[-2]["tool_calls"][0]["id"] == "call_9"
+    assert second[-1] == {
+        "role": "tool",
+        "tool_call_id": "call_9",
+        "content": "appended to block 'human' (7/2000 tokens)",
+    }
+    assert [t["function"]["name"] for t in endpoint.requests[0]["tools"]][-1] == (
+        "conversation_search"
+    )
+
+
+def test_user_tools_and_the_approval_hook(tmp_path: Path) -> None:
+    sent: list[str] = []
+
+    def send_email(to: str, body: str, cc: list[str] | None = None) -> str:
+        """Send an email."""
+        sent.append(to)
+        return f"sent to {to}"
+
+    email = tool(send_email, side_effecting=True)
+    assert isinstance(email, Tool)
+    assert email.json_schema()["required"] == ["to", "body"]
+    me = Memory(tmp_path / "m.db", embedder=None).scope("acme", "priya")
+    args = {"to": "ana@example.com", "body": "hi"}
+    refused = ScriptedLLM([call("send_email", args), "I could not send it."])
+    step = Agent(me, refused, tools=[email]).step("email Ana")
+    assert sent == []
+    assert "needs approval" in step.tool_results[0][1].text
+    asked: list[ApprovalRequest] = []
+    allowed = ScriptedLLM([call("send_email", args), "Sent."])
+    Agent(me, allowed, tools=[email], approve=lambda r: asked.append(r) is None).step("email Ana")
+    assert sent == ["ana@example.com"]
+    assert asked[0].tool == "send_email"
+
+
+def test_the_loop_is_bounded(tmp_path: Path) -> None:
+    me = Memory(tmp_path / "m.db", embedder=None).scope("acme", "priya")
+    forever = ScriptedLLM([call("conversation_search", {"query": "x"}, f"c{i}") for i in range(5)])
+    with pytest.raises(AgentError, match="no answer after 3 model calls"):
+        Agent(me, forever, max_steps=3).step("loop")
+
+
+def test_tool_rejects_types_it_cannot_describe() -> None:
+    from pagemem import PagememError
+
+    def bad(when: float) -> str:
+        return ""
+
+    with pytest.raises(PagememError, match="must be str, int or list"):
+        tool(bad)
