@@ -150,3 +150,18 @@ def test_tool_rejects_types_it_cannot_describe() -> None:
 
     with pytest.raises(PagememError, match="must be str, int or list"):
         tool(bad)
+
+
+def test_chat_command_against_a_local_endpoint(endpoint: Endpoint, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pagemem.cli import cli
+
+    endpoint.replies += [(200, "Hello Priya!"), (200, "Bye.")]
+    args = ["chat", "--db", str(tmp_path / "m.db"), "--model", "m", "--base-url", endpoint.url]
+    out = CliRunner().invoke(cli, args, input="hi, I'm Priya\nbye\n\n")
+    assert out.exit_code == 0, out.output
+    assert "assistant> Hello Priya!" in out.output
+    assert "main context:" in out.output
+    with Memory(tmp_path / "m.db", embedder=None) as memory:
+        assert len(memory.scope("local", "me").recall.in_context()) == 4

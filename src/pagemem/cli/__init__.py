@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pagemem.cli import admin, measure, textbook
+from pagemem.cli import admin, chat, measure, textbook
 
 __all__ = ["cli", "main"]
 
@@ -18,6 +18,7 @@ def cli() -> None:
 for _command in (
     textbook.demo,
     textbook.budget,
+    chat.chat,
     admin.reindex,
     admin.consolidate,
     admin.jobs,

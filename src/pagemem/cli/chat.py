@@ -1,0 +1,83 @@
+"""`pagemem chat`: a terminal chat with memory, against any configured model endpoint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pagemem.errors import PagememError
+
+__all__ = ["chat"]
+
+
+@click.command()
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("memory.db"),
+    show_default=True,
+    help="The SQLite memory file (created if missing).",
+)
+@click.option("--tenant", default="local", show_default=True, help="The scope's tenant.")
+@click.option("--user", default="me", show_default=True, help="The scope's user.")
+@click.option(
+    "--provider",
+    type=click.Choice(["openai", "anthropic"]),
+    default="openai",
+    show_default=True,
+    help="openai: any OpenAI-compatible endpoint; anthropic: the Messages API.",
+)
+@click.option("--model", default=None, help="The model (default: $PAGEMEM_LLM_MODEL).")
+@click.option("--base-url", default=None, help="The endpoint (default: $PAGEMEM_LLM_BASE_URL).")
+@click.option(
+    "--max-tokens", default=8000, show_default=True, help="The paged window's token budget."
+)
+@click.option("--system", default=None, help="The system prompt (default: pagemem's).")
+def chat(
+    db: Path,
+    tenant: str,
+    user: str,
+    provider: str,
+    model: str | None,
+    base_url: str | None,
+    max_tokens: int,
+    system: str | None,
+) -> None:
+    """Chat with memory in the terminal; the context usage bar follows every answer.
+
+    Type a message and press enter; an empty line or end of input ends the chat.
+    """
+    from pagemem.agent import Agent
+    from pagemem.context import DEFAULT_SYSTEM
+    from pagemem.llm import AnthropicChat, OpenAIChat
+    from pagemem.memory import Memory
+
+    try:
+        client = (
+            OpenAIChat(model, base_url=base_url)
+            if provider == "openai"
+            else AnthropicChat(model, base_url=base_url)
+        )
+        with Memory(db) as memory:
+            agent = Agent(
+                memory.scope(tenant, user),
+                client,
+                system=system or DEFAULT_SYSTEM,
+                max_tokens=max_tokens,
+            )
+            while True:
+                text = click.prompt("you", default="", show_default=False, prompt_suffix="> ")
+                if not text.strip():
+                    break
+                step = agent.step(text)
+                for name, result in step.tool_results:
+                    click.echo(f"  [{name}] {result.text.splitlines()[0] if result.text else ''}")
+                click.echo(f"assistant> {step.text}")
+                usage = agent.context.usage()
+                tokens = sum(u.input_tokens for u in step.usage)
+                click.echo(f"  {usage.bar()}  {usage.line()}; {tokens} input tokens this turn")
+    except PagememError as exc:
+        raise click.ClickException(str(exc)) from None
+    except click.Abort:
+        pass
