@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pagemem.cli import admin, chat, measure, textbook
+from pagemem.cli import admin, chat, measure, serve, textbook
 
 __all__ = ["cli", "main"]
 
@@ -19,6 +19,8 @@ for _command in (
     textbook.demo,
     textbook.budget,
     chat.chat,
+    serve.serve,
+    serve.key,
     admin.reindex,
     admin.consolidate,
     admin.jobs,

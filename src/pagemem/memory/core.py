@@ -7,9 +7,11 @@ write, and turns free-text questions into store queries.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
+import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -40,6 +42,10 @@ __all__ = ["Forgetting", "Memory", "ScopedMemory"]
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
+
+
+def _hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
 class Memory:
@@ -114,6 +120,22 @@ class Memory:
             if result:
                 done[me.scope] = result
         return done
+
+    def issue_api_key(self, tenant: str, *, label: str = "") -> str:
+        """A new API key for a tenant, shown once: only its hash is stored."""
+        Scope(tenant, "key-check")  # the same rules as any scope part
+        key = "pm_" + secrets.token_urlsafe(32)
+        self.store.add_api_key(_hash_key(key), tenant, label=label, at=self.now())
+        return key
+
+    def tenant_for_api_key(self, key: str) -> str | None:
+        """The tenant a key belongs to (None for an unknown or revoked key)."""
+        if not isinstance(key, str) or not key.startswith("pm_") or len(key) > 200:
+            return None
+        return self.store.tenant_for_key(_hash_key(key))
+
+    def revoke_api_key(self, key: str) -> bool:
+        return self.store.revoke_api_key(_hash_key(key), at=self.now())
 
     def now(self) -> datetime:
         return self.clock()

@@ -202,4 +202,14 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE messages ADD COLUMN tool_calls TEXT;
     """,
+    # 12: API keys of the REST server, stored hashed, each mapped to one tenant
+    """
+    CREATE TABLE api_keys (
+        key_hash TEXT PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        label TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+    ) WITHOUT ROWID;
+    """,
 ]

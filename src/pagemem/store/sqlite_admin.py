@@ -10,7 +10,7 @@ from pagemem.models import RetentionRule, Scope
 from pagemem.store.base import ScopeDump
 from pagemem.store.sqlite_base import SQLiteBase
 from pagemem.store.sqlite_restore import restore_scope
-from pagemem.store.sqlite_rows import _SCOPE_SQL, _key
+from pagemem.store.sqlite_rows import _SCOPE_SQL, _key, _ts
 
 __all__ = ["AdminMixin"]
 
@@ -99,6 +99,27 @@ class AdminMixin(SQLiteBase):
     def restore(self, scope: Scope, dump: ScopeDump, *, actor: str, at: datetime) -> None:
         with self._write() as conn:
             restore_scope(conn, scope, dump, actor=actor, at=at)
+
+    def add_api_key(self, key_hash: str, tenant: str, *, label: str, at: datetime) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO api_keys (key_hash, tenant_id, label, created_at) VALUES (?, ?, ?, ?)",
+                (key_hash, tenant, label, _ts(at)),
+            )
+
+    def tenant_for_key(self, key_hash: str) -> str | None:
+        rows = self._read(
+            "SELECT tenant_id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL", (key_hash,)
+        )
+        return str(rows[0][0]) if rows else None
+
+    def revoke_api_key(self, key_hash: str, *, at: datetime) -> bool:
+        with self._write() as conn:
+            done = conn.execute(
+                "UPDATE api_keys SET revoked_at = ? WHERE key_hash = ? AND revoked_at IS NULL",
+                (_ts(at), key_hash),
+            ).rowcount
+        return bool(done)
 
     def list_scopes(self, *, tenant: str | None = None) -> list[Scope]:
         sql, params = "SELECT tenant_id, user_id, agent_id FROM scopes", []

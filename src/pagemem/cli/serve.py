@@ -1,0 +1,56 @@
+"""`pagemem serve` and `pagemem key`: the REST server and the keys that open it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pagemem.errors import PagememError
+
+__all__ = ["key", "serve"]
+
+_DB = click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("memory.db"),
+    show_default=True,
+    help="The SQLite memory file (created if missing).",
+)
+
+
+@click.command()
+@_DB
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8080, show_default=True, help="Port to listen on.")
+def serve(db: Path, host: str, port: int) -> None:
+    """Serve the REST API (OpenAPI document at /openapi.json, docs at /docs)."""
+    import uvicorn
+
+    from pagemem.memory import Memory
+    from pagemem.server.rest import create_app
+
+    with Memory(db) as memory:
+        uvicorn.run(create_app(memory), host=host, port=port, log_level="info")
+
+
+@click.command()
+@_DB
+@click.option("--tenant", required=True, help="The tenant the key opens.")
+@click.option("--label", default="", help="A note to remember the key by.")
+@click.option("--revoke", "revoke_key", default=None, help="Revoke this key instead.")
+def key(db: Path, tenant: str, label: str, revoke_key: str | None) -> None:
+    """Issue an API key for a tenant (shown once; only its hash is stored), or revoke one."""
+    from pagemem.memory import Memory
+
+    try:
+        with Memory(db, embedder=None) as memory:
+            if revoke_key is not None:
+                if memory.tenant_for_api_key(revoke_key) != tenant:
+                    raise click.ClickException(f"no live key of tenant {tenant!r} matches")
+                memory.revoke_api_key(revoke_key)
+                click.echo("revoked")
+                return
+            click.echo(memory.issue_api_key(tenant, label=label))
+    except PagememError as exc:
+        raise click.ClickException(str(exc)) from None

@@ -1,0 +1,336 @@
+"""The REST server: pagemem's Python API over HTTP, for any language.
+
+Every request carries `Authorization: Bearer <key>`; the key maps to one tenant
+(keys are stored hashed, see `Memory.issue_api_key`), and users of that tenant
+are path parameters. The tenant comes from the key and only from it, so a valid
+key of one tenant reaches another tenant's data by no path: the same user id
+under another key is another scope, and its records are not found (404).
+Errors have a machine-readable body: `{"error": {"type": ..., "message": ...}}`.
+The OpenAPI document at `/openapi.json` is the contract.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Iterator
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends, FastAPI, Header, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import BaseModel, Field
+
+from pagemem.context import DEFAULT_SYSTEM, Context
+from pagemem.errors import InvalidInputError, NotFoundError, PagememError
+from pagemem.memory import Memory, ScopedMemory
+from pagemem.models import Hit, Record
+
+__all__ = ["UnauthorizedError", "create_app"]
+
+MAX_BODY = 2 * 1024 * 1024
+
+
+class ErrorBody(BaseModel):
+    type: str
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody
+
+
+class NoteIn(BaseModel):
+    text: str = Field(min_length=1)
+    source: str = ""
+    origin: Literal["user", "agent", "tool", "web", "system"] = "agent"
+    kind: Literal["semantic", "episodic", "procedural"] = "semantic"
+    tags: list[str] = []
+    metadata: dict[str, Any] = {}
+    key: str | None = None
+    valid_from: datetime | None = None
+
+
+class NoteOut(BaseModel):
+    id: str
+    text: str
+    kind: str
+    origin: str
+    source: str
+    created_at: datetime
+    valid_from: datetime
+    valid_to: datetime | None
+    expired_at: datetime | None
+    superseded_by: str | None
+    tags: list[str]
+    metadata: dict[str, Any]
+    flags: list[str]
+    quarantined: bool
+    mentions: int
+
+
+class Created(BaseModel):
+    id: str
+
+
+class SearchIn(BaseModel):
+    query: str
+    k: int = Field(5, ge=1, le=100)
+    tags: list[str] | None = None
+    origins: list[Literal["user", "agent", "tool", "web", "system"]] | None = None
+    as_of: datetime | None = None
+
+
+class HitOut(BaseModel):
+    note: NoteOut
+    score: float
+    flags: list[str]
+
+
+class BlockIn(BaseModel):
+    value: str
+    limit: int | None = Field(None, ge=1, le=1_000_000)
+    description: str | None = None
+
+
+class BlockOut(BaseModel):
+    label: str
+    value: str
+    limit: int
+    description: str
+    updated_at: datetime
+
+
+class RecallIn(BaseModel):
+    query: str
+    limit: int = Field(10, ge=1, le=100)
+    order: Literal["newest", "relevance"] = "newest"
+
+
+class MessageOut(BaseModel):
+    id: str
+    role: str
+    content: str
+    created_at: datetime
+
+
+class ContextIn(BaseModel):
+    max_tokens: int = Field(ge=64, le=2_000_000)
+    format: Literal["openai", "anthropic"] = "openai"
+    system: str = DEFAULT_SYSTEM
+
+
+class ForgetIn(BaseModel):
+    phrase: str = Field(min_length=1)
+    confirm: bool = False
+
+
+class ForgetOut(BaseModel):
+    notes: list[str]
+    messages: list[str]
+    blocks: list[str]
+    done: bool
+
+
+class VersionOut(BaseModel):
+    note: NoteOut
+    replaced_by: str | None
+    reasons: list[str]
+
+
+def _note(record: Record) -> NoteOut:
+    return NoteOut(
+        id=record.id,
+        text=record.text,
+        kind=record.kind,
+        origin=record.origin,
+        source=record.source,
+        created_at=record.created_at,
+        valid_from=record.valid_from,
+        valid_to=record.valid_to,
+        expired_at=record.expired_at,
+        superseded_by=record.superseded_by,
+        tags=list(record.tags),
+        metadata=record.metadata,
+        flags=list(record.flags),
+        quarantined=record.quarantined,
+        mentions=record.mentions,
+    )
+
+
+def _hit(hit: Hit) -> HitOut:
+    return HitOut(note=_note(hit.record), score=hit.score, flags=list(hit.flags))
+
+
+def _error(status: int, kind: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"type": kind, "message": message}}, status_code=status)
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse, "description": "Invalid input"},
+    401: {"model": ErrorResponse, "description": "Missing or unknown API key"},
+    404: {"model": ErrorResponse, "description": "Not found in this tenant"},
+    413: {"model": ErrorResponse, "description": "Body too large"},
+}
+
+
+def _tenant(request: Request, authorization: Annotated[str | None, Header()] = None) -> str:
+    """The tenant of the request's API key; the only source of a request's tenant."""
+    key = (authorization or "").removeprefix("Bearer ").strip()
+    memory: Memory = request.app.state.memory
+    found = memory.tenant_for_api_key(key) if key else None
+    if found is None:
+        raise UnauthorizedError
+    return found
+
+
+Tenant = Annotated[str, Depends(_tenant)]
+
+
+def create_app(memory: Memory, *, max_body: int = MAX_BODY) -> FastAPI:
+    """The FastAPI application over one Memory."""
+    app = FastAPI(title="pagemem", version="1", responses=_ERRORS)
+    app.state.memory = memory
+
+    @app.middleware("http")
+    async def limit_body(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > max_body):
+            return _error(413, "too_large", f"request bodies are limited to {max_body} bytes")
+        return await call_next(request)
+
+    @app.exception_handler(NotFoundError)
+    async def not_found(request: Request, exc: NotFoundError) -> JSONResponse:
+        return _error(404, "not_found", str(exc.args[0] if exc.args else exc))
+
+    @app.exception_handler(PagememError)
+    async def invalid(request: Request, exc: PagememError) -> JSONResponse:
+        return _error(400, "invalid_input", str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(part) for part in first.get("loc", ()))
+        return _error(400, "invalid_request", f"{where}: {first.get('msg', 'invalid')}")
+
+    @app.exception_handler(UnauthorizedError)
+    async def unauthorized(request: Request, exc: UnauthorizedError) -> JSONResponse:
+        response = _error(401, "unauthorized", "missing, unknown or revoked API key")
+        response.headers["WWW-Authenticate"] = "Bearer"
+        return response
+
+    def scope(tenant: str, user: str) -> ScopedMemory:
+        try:
+            return memory.scope(tenant, user)
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"user: {exc}") from None
+
+    @app.post("/v1/users/{user}/memories", status_code=201, response_model=Created)
+    def insert(user: str, note: NoteIn, tenant: Tenant) -> Created:
+        me = scope(tenant, user)
+        rid = me.archive.insert(
+            note.text,
+            source=note.source,
+            origin=note.origin,
+            kind=note.kind,
+            tags=note.tags,
+            metadata=note.metadata,
+            key=note.key,
+            valid_from=note.valid_from,
+        )
+        return Created(id=rid)
+
+    @app.get("/v1/users/{user}/memories", response_model=list[NoteOut])
+    def list_notes(
+        user: str,
+        tenant: Tenant,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        offset: Annotated[int, Query(ge=0)] = 0,
+    ) -> list[NoteOut]:
+        return [_note(r) for r in scope(tenant, user).archive.list(limit=limit, offset=offset)]
+
+    @app.get("/v1/users/{user}/memories/{note_id}", response_model=NoteOut)
+    def get(user: str, note_id: str, tenant: Tenant) -> NoteOut:
+        return _note(scope(tenant, user).archive.get(note_id))
+
+    @app.delete("/v1/users/{user}/memories/{note_id}", status_code=204)
+    def delete(user: str, note_id: str, tenant: Tenant) -> Response:
+        scope(tenant, user).archive.delete(note_id, actor="api")
+        return Response(status_code=204)
+
+    @app.get("/v1/users/{user}/memories/{note_id}/history", response_model=list[VersionOut])
+    def history(user: str, note_id: str, tenant: Tenant) -> list[VersionOut]:
+        versions = scope(tenant, user).archive.history(note_id)
+        return [
+            VersionOut(note=_note(v.record), replaced_by=v.replaced_by, reasons=list(v.reasons))
+            for v in versions
+        ]
+
+    @app.post("/v1/users/{user}/memories/search", response_model=list[HitOut])
+    def search(user: str, body: SearchIn, tenant: Tenant) -> list[HitOut]:
+        hits = scope(tenant, user).archive.search(
+            body.query, body.k, tags=body.tags, origins=body.origins, as_of=body.as_of
+        )
+        return [_hit(h) for h in hits]
+
+    @app.get("/v1/users/{user}/blocks", response_model=list[BlockOut])
+    def blocks(user: str, tenant: Tenant) -> list[BlockOut]:
+        return [BlockOut(**_block(b)) for b in scope(tenant, user).blocks.list()]
+
+    @app.put("/v1/users/{user}/blocks/{label}", response_model=BlockOut)
+    def set_block(user: str, label: str, body: BlockIn, tenant: Tenant) -> BlockOut:
+        block = scope(tenant, user).blocks.set(
+            label, body.value, limit=body.limit, description=body.description, actor="api"
+        )
+        return BlockOut(**_block(block))
+
+    @app.post("/v1/users/{user}/recall/search", response_model=list[MessageOut])
+    def recall(user: str, body: RecallIn, tenant: Tenant) -> list[MessageOut]:
+        found = scope(tenant, user).recall.search(body.query, limit=body.limit, order=body.order)
+        return [
+            MessageOut(id=m.id, role=m.role, content=m.content, created_at=m.created_at)
+            for m in found
+        ]
+
+    @app.post("/v1/users/{user}/context")
+    def context(user: str, body: ContextIn, tenant: Tenant) -> Any:
+        window = Context(scope(tenant, user), max_tokens=body.max_tokens, system=body.system)
+        return {"request": window.compile(body.format), "usage": window.usage().line()}
+
+    @app.post("/v1/users/{user}/forget", response_model=ForgetOut)
+    def forget(user: str, body: ForgetIn, tenant: Tenant) -> ForgetOut:
+        found = scope(tenant, user).forget(body.phrase, confirm=body.confirm, actor="api")
+        return ForgetOut(
+            notes=[r.id for r in found.records],
+            messages=[m.id for m in found.messages],
+            blocks=found.blocks,
+            done=found.done,
+        )
+
+    @app.get("/v1/users/{user}/export")
+    def export(user: str, tenant: Tenant) -> StreamingResponse:
+        me = scope(tenant, user)
+
+        def lines() -> Iterator[str]:
+            for line in me.export():
+                yield json.dumps(line, ensure_ascii=False) + "\n"
+
+        return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+    return app
+
+
+class UnauthorizedError(Exception):
+    """No key, or one that maps to no tenant."""
+
+
+def _block(block: Any) -> dict[str, Any]:
+    return {
+        "label": block.label,
+        "value": block.value,
+        "limit": block.limit,
+        "description": block.description,
+        "updated_at": block.updated_at,
+    }
