@@ -44,3 +44,12 @@ def test_add_latency_measures_both_ways(tmp_path: object) -> None:
     assert result.off_p50_ms > 0
     assert result.on_p50_ms > 0
     assert "on/off" in result.line()
+
+
+def test_rest_latency_measures_both_ways(tmp_path: object) -> None:
+    from pagemem.bench import rest_latency
+
+    result = rest_latency(notes=20, queries=5, folder=str(tmp_path))
+    assert result.local_p50_ms > 0
+    assert result.rest_p50_ms > 0
+    assert "REST on 127.0.0.1" in result.line()

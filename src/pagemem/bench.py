@@ -29,7 +29,15 @@ from pagemem.memory import Memory
 from pagemem.retrieval.embed import DEFAULT_MODEL, OnnxEmbedder, Role, Vectors
 from pagemem.retrieval.ranker import RetrievalConfig
 
-__all__ = ["AddLatency", "BenchResult", "add_latency", "run_bench"]
+__all__ = [
+    "AddLatency",
+    "BenchResult",
+    "RestLatency",
+    "add_latency",
+    "free_port",
+    "rest_latency",
+    "run_bench",
+]
 
 ENGINES = ("hybrid", "bm25")
 LAYOUTS = ("one", "spread")
@@ -272,3 +280,87 @@ def add_latency(messages: int = 400, folder: str | None = None) -> AddLatency:
         p95(timings[False]),
         p95(timings[True]),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class RestLatency:
+    """Search through the REST server on 127.0.0.1 next to the same search in process."""
+
+    notes: int
+    queries: int
+    local_p50_ms: float
+    local_p95_ms: float
+    rest_p50_ms: float
+    rest_p95_ms: float
+
+    def line(self) -> str:
+        return (
+            f"search {self.notes} notes, {self.queries} queries (hybrid): in process p50 "
+            f"{self.local_p50_ms:.2f} ms (p95 {self.local_p95_ms:.2f}), REST on 127.0.0.1 p50 "
+            f"{self.rest_p50_ms:.2f} ms (p95 {self.rest_p95_ms:.2f})"
+        )
+
+
+def rest_latency(notes: int = 500, queries: int = 200, folder: str | None = None) -> RestLatency:
+    """Start the REST server in this process (uvicorn, a real socket) and time the same
+    queries through it and through the Python API, interleaved."""
+    import threading
+
+    import httpx
+    import uvicorn
+
+    from pagemem.server.rest import create_app
+
+    text = _Text(11)
+    local: list[float] = []
+    remote: list[float] = []
+    with (
+        tempfile.TemporaryDirectory(dir=folder) as scratch,
+        Memory(Path(scratch) / "rest.db") as memory,
+    ):
+        me = memory.scope("bench", "rest")
+        me.archive.insert_many([text.sentence() for _ in range(notes)])
+        key = memory.issue_api_key("bench")
+        port = free_port()
+        config = uvicorn.Config(
+            create_app(memory), host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+        )
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        while not server.started:
+            time.sleep(0.01)
+        headers = {"Authorization": f"Bearer {key}"}
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers) as client:
+            for _ in range(queries):
+                query = text.query()
+                start = time.perf_counter()
+                me.archive.search(query, k=5)
+                local.append((time.perf_counter() - start) * 1000)
+                start = time.perf_counter()
+                client.post("/v1/users/rest/memories/search", json={"query": query, "k": 5})
+                remote.append((time.perf_counter() - start) * 1000)
+        server.should_exit = True
+        thread.join(5)
+
+    def p95(values: list[float]) -> float:
+        return sorted(values)[int(0.95 * (len(values) - 1))]
+
+    return RestLatency(
+        notes,
+        queries,
+        statistics.median(local),
+        p95(local),
+        statistics.median(remote),
+        p95(remote),
+    )
+
+
+def free_port() -> int:
+    """A port free on 127.0.0.1 now. (uvicorn binds it itself: handed a socket of ours, it
+    answers every request about 40 ms late on this platform.)"""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -13,19 +12,18 @@ import pytest
 import uvicorn
 
 from pagemem import Memory
+from pagemem.bench import free_port
 from pagemem.server.rest import create_app
 
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, Memory]]:
     memory = Memory(tmp_path / "m.db", embedder=None)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(memory, max_body=64_000), log_level="warning", lifespan="off")
-    )
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    port = free_port()
+    app = create_app(memory, max_body=64_000)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not server.started and time.monotonic() < deadline:

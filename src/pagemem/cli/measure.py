@@ -79,11 +79,15 @@ def bench(
         report=None if as_json else lambda r: click.echo(benchmark.row(r)),
     )
     adding = benchmark.add_latency(folder=str(folder) if folder else None)
+    rest = benchmark.rest_latency(folder=str(folder) if folder else None)
     if as_json:
         rows = [asdict(r) for r in results]
-        click.echo(json.dumps({"search": rows, "add": asdict(adding)}, indent=2))
+        click.echo(
+            json.dumps({"search": rows, "add": asdict(adding), "rest": asdict(rest)}, indent=2)
+        )
     else:
         click.echo(adding.line())
+        click.echo(rest.line())
 
 
 @click.group(name="eval")
