@@ -16,19 +16,23 @@ from pagemem.bench import free_port
 from pagemem.server.rest import create_app
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[str, Memory]]:
-    memory = Memory(tmp_path / "m.db", embedder=None)
+def start(app: object) -> tuple[str, uvicorn.Server, threading.Thread]:
     port = free_port()
-    app = create_app(memory, max_body=64_000)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")  # type: ignore[arg-type]
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not server.started and time.monotonic() < deadline:
         time.sleep(0.01)
-    yield f"http://127.0.0.1:{port}", memory
+    return f"http://127.0.0.1:{port}", server, thread
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, Memory]]:
+    memory = Memory(tmp_path / "m.db", embedder=None)
+    base, server, thread = start(create_app(memory, max_body=64_000))
+    yield base, memory
     while _OPEN:
         _OPEN.pop().close()
     server.should_exit = True
@@ -170,3 +174,39 @@ def test_key_command_issues_and_revokes(tmp_path: Path) -> None:
     assert done.output.strip() == "revoked"
     with Memory(db, embedder=None) as memory:
         assert memory.tenant_for_api_key(key) is None
+
+
+def test_update_keeps_the_old_version(served: tuple[str, Memory]) -> None:
+    base, memory = served
+    api = client(base, memory.issue_api_key("acme"))
+    rid = api.post(NOTES, json={"text": "Gate B12"}).json()["id"]
+    new = api.patch(f"{NOTES}/{rid}", json={"text": "Gate C3"}).json()["id"]
+    assert new != rid
+    versions = api.get(f"{NOTES}/{new}/history").json()
+    assert [(v["note"]["text"], v["replaced_by"]) for v in versions] == [
+        ("Gate B12", new),
+        ("Gate C3", None),
+    ]
+    again = api.patch(f"{NOTES}/{rid}", json={"text": "Gate D1"})
+    assert again.status_code == 400
+    assert "already replaced" in again.json()["error"]["message"]
+
+
+def test_agent_step_needs_a_model_and_runs_with_one(tmp_path: Path) -> None:
+    from pagemem.llm import ScriptedLLM
+
+    memory = Memory(tmp_path / "a.db", embedder=None)
+    key = memory.issue_api_key("acme")
+    llm = ScriptedLLM(["Hello from the agent."])
+    for app, expected in ((create_app(memory), 501), (create_app(memory, llm=llm), 200)):
+        base, server, thread = start(app)
+        with client(base, key) as api:
+            response = api.post("/v1/users/priya/agent/step", json={"text": "hi"})
+        server.should_exit = True
+        thread.join(5)
+        assert response.status_code == expected, response.text
+    assert response.json()["text"] == "Hello from the agent."
+    assert [m.content for m in memory.scope("acme", "priya").recall.in_context()] == [
+        "hi",
+        "Hello from the agent.",
+    ]

@@ -126,6 +126,34 @@ class Archive:
             apply_change(owner, stored, decision.targets, decision.reason, actor=actor, at=at)
         return new_id
 
+    def update(self, record_id: str, text: str, *, actor: str = "user") -> str:
+        """A new version of a note: stored as a new record that closes the old one (which
+        stays in history, `superseded_by` the new id). Returns the new id."""
+        old = self.get(record_id)
+        if old.expired_at is not None:
+            raise InvalidInputError(
+                f"record {old.id!r} was already replaced by {old.superseded_by}"
+            )
+        record = self._prepare(
+            text,
+            source=old.source,
+            origin=old.origin,
+            kind=old.kind,
+            tags=old.tags,
+            metadata={k: v for k, v in old.metadata.items() if k not in ("directive", "redacted")},
+            key=old.key,
+        )
+        new_id = self._store_all([record], actor)[0]
+        apply_change(
+            self._owner,
+            self.get(new_id),
+            [old.id],
+            "updated",
+            actor=actor,
+            at=self._owner.memory.now(),
+        )
+        return new_id
+
     def _same_origin(self, record_id: str, record: NewRecord) -> bool:
         existing = self._store.get_record(self._owner.scope, record_id)
         return existing is not None and existing.origin == record.origin

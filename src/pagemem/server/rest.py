@@ -21,8 +21,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
+from pagemem.agent import Agent
 from pagemem.context import DEFAULT_SYSTEM, Context
 from pagemem.errors import InvalidInputError, NotFoundError, PagememError
+from pagemem.llm import LLM
 from pagemem.memory import Memory, ScopedMemory
 from pagemem.models import Hit, Record
 
@@ -71,6 +73,21 @@ class NoteOut(BaseModel):
 
 class Created(BaseModel):
     id: str
+
+
+class NoteUpdate(BaseModel):
+    text: str = Field(min_length=1)
+
+
+class StepIn(BaseModel):
+    text: str = Field(min_length=1)
+    max_tokens: int = Field(8000, ge=256, le=2_000_000)
+
+
+class StepOut(BaseModel):
+    text: str
+    tools: list[str]
+    usage: list[dict[str, int]]
 
 
 class SearchIn(BaseModel):
@@ -187,8 +204,8 @@ def _tenant(request: Request, authorization: Annotated[str | None, Header()] = N
 Tenant = Annotated[str, Depends(_tenant)]
 
 
-def create_app(memory: Memory, *, max_body: int = MAX_BODY) -> FastAPI:
-    """The FastAPI application over one Memory."""
+def create_app(memory: Memory, *, max_body: int = MAX_BODY, llm: LLM | None = None) -> FastAPI:
+    """The FastAPI application over one Memory; `llm` enables the agent endpoint."""
     app = FastAPI(title="pagemem", version="1", responses=_ERRORS)
     app.state.memory = memory
 
@@ -254,6 +271,27 @@ def create_app(memory: Memory, *, max_body: int = MAX_BODY) -> FastAPI:
     @app.get("/v1/users/{user}/memories/{note_id}", response_model=NoteOut)
     def get(user: str, note_id: str, tenant: Tenant) -> NoteOut:
         return _note(scope(tenant, user).archive.get(note_id))
+
+    @app.patch("/v1/users/{user}/memories/{note_id}", response_model=Created)
+    def update(user: str, note_id: str, body: NoteUpdate, tenant: Tenant) -> Created:
+        """A new version of the note; the old one stays in its history."""
+        return Created(id=scope(tenant, user).archive.update(note_id, body.text, actor="api"))
+
+    @app.post("/v1/users/{user}/agent/step", response_model=StepOut)
+    def step(user: str, body: StepIn, tenant: Tenant) -> Any:
+        """One turn of the memory agent (needs a model configured on the server)."""
+        if llm is None:
+            return _error(501, "not_configured", "this server has no model for the agent")
+        agent = Agent(scope(tenant, user), llm, max_tokens=body.max_tokens)
+        done = agent.step(body.text)
+        return StepOut(
+            text=done.text,
+            tools=[name for name, _ in done.tool_results],
+            usage=[
+                {"input_tokens": u.input_tokens, "output_tokens": u.output_tokens}
+                for u in done.usage
+            ],
+        )
 
     @app.delete("/v1/users/{user}/memories/{note_id}", status_code=204)
     def delete(user: str, note_id: str, tenant: Tenant) -> Response:
