@@ -295,3 +295,8 @@ def test_insert_many_is_all_or_nothing(me: ScopedMemory) -> None:
     assert me.archive.count() == 2
     assert me.archive.insert_many([]) == []
     assert me.archive.insert("next") == "a3"
+
+
+def test_list_refuses_an_offset_past_what_sqlite_can_hold(me: ScopedMemory) -> None:
+    with pytest.raises(InvalidInputError, match="offset must be a whole number from 0"):
+        me.archive.list(offset=2**70)

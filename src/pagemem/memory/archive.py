@@ -383,8 +383,10 @@ class Archive:
     ) -> list[Record]:
         """Records in insertion order, filtered like `search`; `quarantined=True` lists the
         held ones instead, `None` both."""
-        if not isinstance(offset, int) or offset < 0:
-            raise InvalidInputError(f"offset must be a whole number >= 0, got {offset!r}")
+        if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset <= 10**15:
+            raise InvalidInputError(
+                f"offset must be a whole number from 0 to 10**15, got {offset!r}"
+            )
         if quarantined not in (True, False, None):
             raise InvalidInputError(f"quarantined must be True, False or None, not {quarantined!r}")
         where = self._filter(tags=tags, kinds=kinds, origins=origins)

@@ -264,7 +264,7 @@ def create_app(memory: Memory, *, max_body: int = MAX_BODY, llm: LLM | None = No
         user: str,
         tenant: Tenant,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-        offset: Annotated[int, Query(ge=0)] = 0,
+        offset: Annotated[int, Query(ge=0, le=10**12)] = 0,
     ) -> list[NoteOut]:
         return [_note(r) for r in scope(tenant, user).archive.list(limit=limit, offset=offset)]
 
