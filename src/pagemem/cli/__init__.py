@@ -21,6 +21,7 @@ for _command in (
     chat.chat,
     serve.serve,
     serve.key,
+    serve.mcp,
     admin.reindex,
     admin.consolidate,
     admin.jobs,

@@ -8,7 +8,7 @@ import click
 
 from pagemem.errors import PagememError
 
-__all__ = ["key", "serve"]
+__all__ = ["key", "mcp", "serve"]
 
 _DB = click.option(
     "--db",
@@ -54,3 +54,32 @@ def key(db: Path, tenant: str, label: str, revoke_key: str | None) -> None:
             click.echo(memory.issue_api_key(tenant, label=label))
     except PagememError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+@click.command(name="mcp")
+@_DB
+@click.option("--tenant", required=True, help="The scope's tenant.")
+@click.option("--user", required=True, help="The scope's user.")
+@click.option("--agent", default=None, help="The agent part of the scope, if any.")
+@click.option(
+    "--transport",
+    type=click.Choice(["stdio", "streamable-http"]),
+    default="stdio",
+    show_default=True,
+    help="stdio for a local client; streamable-http to serve over HTTP.",
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="HTTP address.")
+@click.option("--port", default=8765, show_default=True, help="HTTP port.")
+def mcp(
+    db: Path, tenant: str, user: str, agent: str | None, transport: str, host: str, port: int
+) -> None:
+    """Serve the memory tools of one scope to MCP clients."""
+    from pagemem.memory import Memory
+    from pagemem.server.mcp import create_server
+
+    with Memory(db) as memory:
+        server = create_server(memory, tenant, user, agent)
+        if transport == "stdio":
+            server.run("stdio")
+        else:
+            server.run("streamable-http", host=host, port=port)

@@ -1,1 +1,1 @@
-"""Network surfaces over the same core: the REST server (and, to come, the MCP server)."""
+"""Network surfaces over the same core: the REST server and the MCP server."""
