@@ -35,7 +35,7 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", create_app(_MEMORY, llm
 
 
 @schema.parametrize()
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_no_server_errors(case: schemathesis.Case) -> None:
     response = case.call(headers={"Authorization": f"Bearer {_KEY}"})
     assert response.status_code < 500, (case.method, case.path, response.text)
