@@ -210,3 +210,31 @@ def test_agent_step_needs_a_model_and_runs_with_one(tmp_path: Path) -> None:
         "hi",
         "Hello from the agent.",
     ]
+
+
+def test_named_agents_have_their_own_memory(tmp_path: Path) -> None:
+    from pagemem.llm import ScriptedLLM
+
+    memory = Memory(tmp_path / "n.db", embedder=None)
+    key = memory.issue_api_key("acme")
+    other = memory.issue_api_key("globex")
+    base, server, thread = start(create_app(memory, llm=ScriptedLLM(["Booked."])))
+    try:
+        with client(base, key) as api, client(base, other) as stranger:
+            made = api.post(
+                "/v1/users/priya/agents", json={"name": "travel", "system": "You book trips."}
+            )
+            assert made.status_code == 201
+            assert api.get("/v1/users/priya/agents/travel").json()["system"] == "You book trips."
+            assert api.get("/v1/users/priya/agents/nope").status_code == 404
+            assert stranger.get("/v1/users/priya/agents/travel").status_code == 404
+            bad = api.post("/v1/users/priya/agents", json={"name": "has space"})
+            assert bad.status_code == 400
+            turn = api.post("/v1/users/priya/agents/travel/step", json={"text": "book Lisbon"})
+            assert turn.json()["text"] == "Booked."
+    finally:
+        server.should_exit = True
+        thread.join(5)
+    agent_scope = memory.scope("acme", "priya", "travel")
+    assert [m.content for m in agent_scope.recall.in_context()] == ["book Lisbon", "Booked."]
+    assert memory.scope("acme", "priya").recall.in_context() == []

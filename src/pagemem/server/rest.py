@@ -21,7 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
-from pagemem.agent import Agent
+from pagemem.agent import Agent, Step
 from pagemem.context import DEFAULT_SYSTEM, Context
 from pagemem.errors import InvalidInputError, NotFoundError, PagememError
 from pagemem.llm import LLM
@@ -76,6 +76,22 @@ class Created(BaseModel):
 
 
 class NoteUpdate(BaseModel):
+    text: str = Field(min_length=1)
+
+
+class AgentIn(BaseModel):
+    name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    system: str = DEFAULT_SYSTEM
+    max_tokens: int = Field(8000, ge=256, le=2_000_000)
+
+
+class AgentOut(BaseModel):
+    name: str
+    system: str
+    max_tokens: int
+
+
+class TurnIn(BaseModel):
     text: str = Field(min_length=1)
 
 
@@ -283,15 +299,34 @@ def create_app(memory: Memory, *, max_body: int = MAX_BODY, llm: LLM | None = No
         if llm is None:
             return _error(501, "not_configured", "this server has no model for the agent")
         agent = Agent(scope(tenant, user), llm, max_tokens=body.max_tokens)
-        done = agent.step(body.text)
-        return StepOut(
-            text=done.text,
-            tools=[name for name, _ in done.tool_results],
-            usage=[
-                {"input_tokens": u.input_tokens, "output_tokens": u.output_tokens}
-                for u in done.usage
-            ],
-        )
+        return _turn(agent.step(body.text))
+
+    @app.post("/v1/users/{user}/agents", status_code=201, response_model=AgentOut)
+    def create_agent(user: str, body: AgentIn, tenant: Tenant) -> AgentOut:
+        """A named agent of the user: its own memory (scope tenant/user/name) and settings."""
+        scope(tenant, user)  # checks the user part
+        settings: dict[str, Any] = {"system": body.system, "max_tokens": body.max_tokens}
+        memory.store.put_agent(tenant, user, body.name, settings, at=memory.now())
+        return AgentOut(name=body.name, system=body.system, max_tokens=body.max_tokens)
+
+    @app.get("/v1/users/{user}/agents/{name}", response_model=AgentOut)
+    def get_agent(user: str, name: str, tenant: Tenant) -> AgentOut:
+        found = memory.store.get_agent(tenant, user, name)
+        if found is None:
+            raise NotFoundError(f"no agent {name!r} for this user")
+        return AgentOut(name=name, **found)
+
+    @app.post("/v1/users/{user}/agents/{name}/step", response_model=StepOut)
+    def agent_step(user: str, name: str, body: TurnIn, tenant: Tenant) -> Any:
+        """One turn of a named agent, in its own memory (needs a model on the server)."""
+        found = memory.store.get_agent(tenant, user, name)
+        if found is None:
+            raise NotFoundError(f"no agent {name!r} for this user")
+        if llm is None:
+            return _error(501, "not_configured", "this server has no model for the agent")
+        me = memory.scope(tenant, user, name)
+        agent = Agent(me, llm, system=found["system"], max_tokens=found["max_tokens"])
+        return _turn(agent.step(body.text))
 
     @app.delete("/v1/users/{user}/memories/{note_id}", status_code=204)
     def delete(user: str, note_id: str, tenant: Tenant) -> Response:
@@ -362,6 +397,16 @@ def create_app(memory: Memory, *, max_body: int = MAX_BODY, llm: LLM | None = No
 
 class UnauthorizedError(Exception):
     """No key, or one that maps to no tenant."""
+
+
+def _turn(done: Step) -> StepOut:
+    return StepOut(
+        text=done.text,
+        tools=[name for name, _ in done.tool_results],
+        usage=[
+            {"input_tokens": u.input_tokens, "output_tokens": u.output_tokens} for u in done.usage
+        ],
+    )
 
 
 def _block(block: Any) -> dict[str, Any]:

@@ -212,4 +212,16 @@ MIGRATIONS: list[str] = [
         revoked_at TEXT
     ) WITHOUT ROWID;
     """,
+    # 13: named agents of a user (the REST server's agents resource): their settings; each
+    # agent's memory is the scope (tenant, user, agent)
+    """
+    CREATE TABLE agents (
+        tenant_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, user_id, name)
+    ) WITHOUT ROWID;
+    """,
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from pagemem.models import RetentionRule, Scope
 from pagemem.store.base import ScopeDump
@@ -99,6 +100,24 @@ class AdminMixin(SQLiteBase):
     def restore(self, scope: Scope, dump: ScopeDump, *, actor: str, at: datetime) -> None:
         with self._write() as conn:
             restore_scope(conn, scope, dump, actor=actor, at=at)
+
+    def put_agent(
+        self, tenant: str, user: str, name: str, settings: dict[str, Any], *, at: datetime
+    ) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO agents (tenant_id, user_id, name, settings, created_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET settings = excluded.settings",
+                (tenant, user, name, json.dumps(settings), _ts(at)),
+            )
+
+    def get_agent(self, tenant: str, user: str, name: str) -> dict[str, Any] | None:
+        rows = self._read(
+            "SELECT settings FROM agents WHERE tenant_id = ? AND user_id = ? AND name = ?",
+            (tenant, user, name),
+        )
+        found: dict[str, Any] | None = json.loads(rows[0][0]) if rows else None
+        return found
 
     def add_api_key(self, key_hash: str, tenant: str, *, label: str, at: datetime) -> None:
         with self._write() as conn:
