@@ -2,12 +2,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
 from pagemem import Memory, ScopedMemory
 
 from .llm_endpoint import Endpoint
+from .pg import PostgresServer
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
@@ -23,9 +25,49 @@ def ticking_clock(step: timedelta = timedelta(seconds=1)) -> Callable[[], dateti
     return tick
 
 
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresServer]:
+    server = PostgresServer(tmp_path_factory.mktemp("postgres"))
+    yield server
+    server.close()
+
+
 @pytest.fixture
-def memory() -> Iterator[Memory]:
-    mem = Memory(":memory:", clock=ticking_clock())
+def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
+    """An empty PostgreSQL database (pgvector available) for one test."""
+    url = postgres_server.database()
+    yield url
+    postgres_server.drop(url)
+
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Runs a test once per store backend; `store_target` gives where to open it."""
+    return str(request.param)
+
+
+@pytest.fixture
+def store_target(backend: str, request: pytest.FixtureRequest) -> str:
+    if backend == "postgres":
+        return str(request.getfixturevalue("postgres_url"))
+    return ":memory:"
+
+
+@pytest.fixture
+def db_target(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A durable memory on each backend in turn: a SQLite file, or a PostgreSQL database."""
+    if backend == "postgres":
+        return str(request.getfixturevalue("postgres_url"))
+    return str(tmp_path / "m.db")
+
+
+@pytest.fixture
+def memory(store_target: str) -> Iterator[Memory]:
+    """A fresh memory on each backend in turn."""
+    mem = Memory(store_target, clock=ticking_clock())
     yield mem
     mem.close()
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -89,8 +88,8 @@ def test_llm_extractor_drops_invented_ids_and_bad_items() -> None:
 
 
 @pytest.fixture
-def mem(tmp_path: Path) -> Memory:
-    return Memory(tmp_path / "m.db", embedder=None)
+def mem(db_target: str) -> Memory:
+    return Memory(db_target, embedder=None)
 
 
 def test_appending_marks_messages_and_a_runner_extracts_later(mem: Memory) -> None:
@@ -131,13 +130,13 @@ def test_a_crashed_worker_leaves_the_job_to_be_retried_whole(mem: Memory) -> Non
     assert me.archive.count() == 2
 
 
-def test_a_failing_extractor_is_retried_then_given_up(tmp_path: Path) -> None:
+def test_a_failing_extractor_is_retried_then_given_up(db_target: str) -> None:
     clock = {"now": T}
 
     def boom(messages: object) -> list[object]:
         raise RuntimeError("model down")
 
-    memory = Memory(tmp_path / "m.db", embedder=None, clock=lambda: clock["now"], extractor=boom)  # type: ignore[arg-type]
+    memory = Memory(db_target, embedder=None, clock=lambda: clock["now"], extractor=boom)  # type: ignore[arg-type]
     me = memory.scope("acme", "priya")
     me.extract([me.recall.append("user", "I live in Oslo")])
     runner = JobRunner(memory)
@@ -171,12 +170,12 @@ def test_the_worker_thread_drains_the_queue(mem: Memory) -> None:
     assert [r.text for r in me.archive.list()] == ["I live in Porto"]
 
 
-def test_jobs_command_runs_and_reports(tmp_path: Path) -> None:
+def test_jobs_command_runs_and_reports(db_target: str) -> None:
     from click.testing import CliRunner
 
     from pagemem.cli import cli
 
-    path = tmp_path / "m.db"
+    path = db_target
     with Memory(path, embedder=None) as memory:
         memory.scope("acme", "priya").recall.append("user", "I live in Oslo.", extract=True)
     out = CliRunner().invoke(cli, ["jobs", "--db", str(path), "--run", "--status", "done"])

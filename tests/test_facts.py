@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -22,9 +21,9 @@ NOW = at(2026, 6)
 
 
 @pytest.fixture(params=["dense", "words"])
-def me(request: pytest.FixtureRequest, tmp_path: Path) -> ScopedMemory:
+def me(request: pytest.FixtureRequest, db_target: str) -> ScopedMemory:
     embedder = "default" if request.param == "dense" else None
-    memory = Memory(tmp_path / "m.db", clock=lambda: NOW, embedder=embedder)  # type: ignore[arg-type]
+    memory = Memory(db_target, clock=lambda: NOW, embedder=embedder)  # type: ignore[arg-type]
     return memory.scope("acme", "priya")
 
 
@@ -93,8 +92,8 @@ def test_episodic_notes_and_opt_outs_are_stored_as_they_are(me: ScopedMemory) ->
     assert len({one, two, three, four}) == 4
 
 
-def test_the_consolidation_pass_is_idempotent(tmp_path: Path) -> None:
-    memory = Memory(tmp_path / "m.db", clock=lambda: NOW)
+def test_the_consolidation_pass_is_idempotent(db_target: str) -> None:
+    memory = Memory(db_target, clock=lambda: NOW)
     me = memory.scope("acme", "priya")
     me.archive.insert_many(
         [
@@ -117,7 +116,7 @@ def test_the_consolidation_pass_is_idempotent(tmp_path: Path) -> None:
     lived = [h.record.text for h in me.archive.search("where do I live", k=5)]
     assert "I moved to Austin" in lived
     assert "I live in Seattle" not in lived
-    out = CliRunner().invoke(cli, ["consolidate", "--db", str(tmp_path / "m.db")])
+    out = CliRunner().invoke(cli, ["consolidate", "--db", db_target])
     assert out.exit_code == 0, out.output
     assert "merged 0 notes, closed 0" in out.output
 
@@ -157,7 +156,7 @@ def test_a_fact_about_the_past_written_late_is_closed_by_the_newer_one(me: Scope
     assert [h.record.id for h in me.archive.search("live", k=5, as_of=at(2020, 1))] == [then]
 
 
-def test_an_llm_judge_decides_and_bad_verdicts_fall_back_to_the_rules(tmp_path: Path) -> None:
+def test_an_llm_judge_decides_and_bad_verdicts_fall_back_to_the_rules(db_target: str) -> None:
     from pagemem.consolidate import LLMJudge
 
     replies = iter(
@@ -169,7 +168,7 @@ def test_an_llm_judge_decides_and_bad_verdicts_fall_back_to_the_rules(tmp_path: 
     )
     judge = LLMJudge(lambda messages: next(replies))
     memory = Memory(
-        tmp_path / "m.db", clock=lambda: NOW, embedder=None, consolidator=Consolidator(judge=judge)
+        db_target, clock=lambda: NOW, embedder=None, consolidator=Consolidator(judge=judge)
     )
     me = memory.scope("acme", "priya")
     a = me.archive.insert("Home base: Seattle", origin="user", valid_from=at(2024, 1))

@@ -83,8 +83,8 @@ def test_forget_a_phrase_previews_then_removes(tmp_path: Path) -> None:
     assert b"kumquatzilla" not in _files(path).lower()
 
 
-def test_forget_tenant(tmp_path: Path) -> None:
-    with Memory(tmp_path / "memory.db", embedder=None) as mem:
+def test_forget_tenant(db_target: str) -> None:
+    with Memory(db_target, embedder=None) as mem:
         for user in ("priya", "sam"):
             mem.scope("acme", user).archive.insert(f"{user} likes tea")
         mem.scope("globex", "ann").archive.insert("ann likes tea")

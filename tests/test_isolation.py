@@ -102,11 +102,10 @@ def test_random_writes_stay_in_their_scope(ops: list[tuple[int, list[str], bool]
                 assert matching <= {h.record.text for h in hits}
 
 
-def test_threads_writing_and_searching_keep_to_their_scopes(tmp_path: object) -> None:
+def test_threads_writing_and_searching_keep_to_their_scopes(db_target: str) -> None:
     import threading
-    from pathlib import Path
 
-    path = Path(str(tmp_path)) / "m.db"
+    path = db_target
     errors: list[BaseException] = []
     with Memory(path) as mem:
 

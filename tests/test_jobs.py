@@ -11,9 +11,9 @@ from pagemem.jobs import RetentionJob
 from pagemem.models import RetentionRule
 
 
-def test_retention_job_applies_rules_in_the_background(tmp_path: Path) -> None:
+def test_retention_job_applies_rules_in_the_background(db_target: str) -> None:
     now = {"t": datetime(2026, 1, 1, tzinfo=UTC)}
-    memory = Memory(tmp_path / "m.db", embedder=None, clock=lambda: now["t"])
+    memory = Memory(db_target, embedder=None, clock=lambda: now["t"])
     me = memory.scope("acme", "priya")
     me.archive.insert("a web page about ferries", origin="web")
     me.retention.set([RetentionRule("notes", 30, ("web",))])
@@ -27,8 +27,8 @@ def test_retention_job_applies_rules_in_the_background(tmp_path: Path) -> None:
     assert job.failures == 0
 
 
-def test_a_failing_pass_is_counted_and_the_job_goes_on(tmp_path: Path) -> None:
-    memory = Memory(tmp_path / "m.db", embedder=None)
+def test_a_failing_pass_is_counted_and_the_job_goes_on(db_target: str) -> None:
+    memory = Memory(db_target, embedder=None)
     job = RetentionJob(memory, timedelta(milliseconds=10))
     calls = {"n": 0}
 

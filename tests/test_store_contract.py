@@ -1,4 +1,5 @@
-"""The same assertions against every store backend (SQLite in memory and on disk for now)."""
+"""The same assertions against every store backend: SQLite in memory and on disk, and
+PostgreSQL with pgvector."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from pagemem.retrieval.ranker import RetrievalConfig
 from .conftest import ticking_clock
 
 
-@pytest.fixture(params=["sqlite-memory", "sqlite-file"])
+@pytest.fixture(params=["sqlite-memory", "sqlite-file", "postgres"])
 def mem(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Memory]:
-    target = ":memory:" if request.param == "sqlite-memory" else tmp_path / "memory.db"
+    target: str | Path = ":memory:" if request.param == "sqlite-memory" else tmp_path / "memory.db"
+    if request.param == "postgres":
+        target = request.getfixturevalue("postgres_url")
     # Lexical only, no neighbour sharing: these tests check exact matching and the store.
     memory = Memory(
         target,

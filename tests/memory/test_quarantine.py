@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pagemem import InvalidInputError, Memory, NotFoundError, ScopedMemory
@@ -18,8 +16,8 @@ INJECTION = (
 
 
 @pytest.fixture
-def me(tmp_path: Path) -> ScopedMemory:
-    return Memory(tmp_path / "m.db", clock=ticking_clock(), embedder=None).scope("acme", "priya")
+def me(db_target: str) -> ScopedMemory:
+    return Memory(db_target, clock=ticking_clock(), embedder=None).scope("acme", "priya")
 
 
 def test_web_injection_is_held_and_never_searched(me: ScopedMemory) -> None:
@@ -62,9 +60,9 @@ def test_hold_by_hand_and_delete_a_held_note(me: ScopedMemory) -> None:
         me.archive.release(rid)
 
 
-def test_another_process_sees_the_release(tmp_path: Path) -> None:
-    first = Memory(tmp_path / "m.db", embedder=None).scope("acme", "priya")
-    second = Memory(tmp_path / "m.db", embedder=None).scope("acme", "priya")
+def test_another_process_sees_the_release(db_target: str) -> None:
+    first = Memory(db_target, embedder=None).scope("acme", "priya")
+    second = Memory(db_target, embedder=None).scope("acme", "priya")
     held = first.archive.insert(INJECTION, origin="web")
     assert second.archive.search("Lisbon", k=5) == []
     first.archive.release(held)
@@ -79,8 +77,8 @@ def test_quarantine_is_per_scope(me: ScopedMemory) -> None:
         other.archive.release("a1")
 
 
-def test_policy_is_configurable(tmp_path: Path) -> None:
-    flag_only = Memory(tmp_path / "f.db", embedder=None, trust=TrustPolicy.uniform("flag"))
+def test_policy_is_configurable(db_target: str) -> None:
+    flag_only = Memory(db_target, embedder=None, trust=TrustPolicy.uniform("flag"))
     me = flag_only.scope("acme", "priya")
     rid = me.archive.insert(INJECTION, origin="web")
     assert not me.archive.get(rid).quarantined
@@ -88,8 +86,8 @@ def test_policy_is_configurable(tmp_path: Path) -> None:
     assert hits[0].flags == ("directive-shaped", "untrusted-origin")
 
 
-def test_downrank_puts_flagged_notes_below_clean_ones(tmp_path: Path) -> None:
-    memory = Memory(tmp_path / "d.db", embedder=None, trust=TrustPolicy.uniform("downrank"))
+def test_downrank_puts_flagged_notes_below_clean_ones(db_target: str) -> None:
+    memory = Memory(db_target, embedder=None, trust=TrustPolicy.uniform("downrank"))
     me = memory.scope("acme", "priya")
     bad = me.archive.insert(INJECTION, origin="web")
     good = me.archive.insert("A Lisbon hotel guide: rooftop bars", origin="web")

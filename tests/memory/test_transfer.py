@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
 
 import pytest
 
@@ -15,8 +14,8 @@ from ..conftest import ticking_clock
 
 
 @pytest.fixture
-def mem(tmp_path: Path) -> Memory:
-    return Memory(tmp_path / "m.db", clock=ticking_clock(), embedder=None)
+def mem(db_target: str) -> Memory:
+    return Memory(db_target, clock=ticking_clock(), embedder=None)
 
 
 def _fill(me: ScopedMemory) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pagemem.cli import admin, chat, measure, serve, textbook
+from pagemem.cli import admin, chat, measure, move, serve, textbook
 
 __all__ = ["cli", "main"]
 
@@ -30,6 +30,7 @@ for _command in (
     admin.quarantine,
     admin.export,
     admin.import_,
+    move.migrate,
     measure.bench,
     measure.eval_group,
 ):

@@ -17,6 +17,7 @@ from typing import IO, Any
 
 import click
 
+from pagemem.cli.target import db_option
 from pagemem.errors import PagememError
 from pagemem.memory import Memory, ScopedMemory
 from pagemem.models import ORIGINS, Record, RetentionRule
@@ -32,18 +33,8 @@ __all__ = [
     "retention",
 ]
 
-_DB = click.option(
-    "--db",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    required=True,
-    help="The SQLite memory file.",
-)
-_NEW_DB = click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    required=True,
-    help="The SQLite memory file (created if missing).",
-)
+_DB = db_option(exists=True)
+_NEW_DB = db_option()
 _USER = click.option("--user", default=None, help="Only this user (default: every user).")
 _AGENT = click.option("--agent", default=None, help="The agent part of the scope, if any.")
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
@@ -58,7 +49,7 @@ def _duration(value: str) -> timedelta:
 
 
 @contextmanager
-def _opened(db: Path) -> Iterator[Memory]:
+def _opened(db: Path | str) -> Iterator[Memory]:
     """Open the memory; a PagememError becomes a clean CLI error."""
     try:
         with Memory(db, embedder=None) as memory:
@@ -80,7 +71,7 @@ def _selected(
 @click.command()
 @_DB
 @click.option("--tenant", default=None, help="Only this tenant's scopes.")
-def reindex(db: Path, tenant: str | None) -> None:
+def reindex(db: Path | str, tenant: str | None) -> None:
     """Embed every note that lacks a vector of the current embedding model."""
     with Memory(db) as memory:
         total = 0
@@ -115,7 +106,7 @@ def reindex(db: Path, tenant: str | None) -> None:
 @click.option("--everything", is_flag=True, help="Forget the whole scope (or tenant).")
 @click.option("--yes", is_flag=True, help="Do it; without this only a preview is printed.")
 def forget(
-    db: Path,
+    db: Path | str,
     tenant: str,
     user: str | None,
     agent: str | None,
@@ -182,7 +173,7 @@ def retention() -> None:
 @click.option("--tenant", default=None, help="Only this tenant's scopes.")
 @_USER
 @_AGENT
-def retention_show(db: Path, tenant: str | None, user: str | None, agent: str | None) -> None:
+def retention_show(db: Path | str, tenant: str | None, user: str | None, agent: str | None) -> None:
     """Print each scope's retention rules."""
     with _opened(db) as memory:
         for me in _selected(memory, tenant, user, agent):
@@ -217,7 +208,7 @@ def _rule(text: str) -> RetentionRule:
     help="messages=DAYS, notes=DAYS or notes:ORIGIN[,ORIGIN]=DAYS (repeatable; none clears).",
 )
 def retention_set(
-    db: Path, tenant: str, user: str, agent: str | None, rules: tuple[str, ...]
+    db: Path | str, tenant: str, user: str, agent: str | None, rules: tuple[str, ...]
 ) -> None:
     """Replace one scope's retention rules."""
     parsed = [_rule(text) for text in rules]
@@ -230,7 +221,7 @@ def retention_set(
 @retention.command(name="run")
 @_DB
 @click.option("--tenant", default=None, help="Only this tenant's scopes.")
-def retention_run(db: Path, tenant: str | None) -> None:
+def retention_run(db: Path | str, tenant: str | None) -> None:
     """Apply every scope's retention rules now."""
     with _opened(db) as memory:
         done = memory.apply_retention(tenant=tenant)
@@ -248,7 +239,7 @@ def retention_run(db: Path, tenant: str | None) -> None:
 @click.option("--hold", "hold_id", default=None, help="Quarantine this note (needs --user).")
 @click.option("--json", "as_json", is_flag=True, help="Print the held notes as JSON lines.")
 def quarantine(
-    db: Path,
+    db: Path | str,
     tenant: str | None,
     user: str | None,
     agent: str | None,
@@ -315,7 +306,7 @@ def _held(record: Record, directive: dict[str, Any]) -> dict[str, Any]:
     default="-",
     help="Write here (default: standard output).",
 )
-def export(db: Path, tenant: str, user: str, agent: str | None, out: IO[str]) -> None:
+def export(db: Path | str, tenant: str, user: str, agent: str | None, out: IO[str]) -> None:
     """Everything stored about one user, as JSON lines."""
     with _opened(db) as memory:
         lines = memory.scope(tenant, user, agent).export_jsonl(out)
@@ -328,7 +319,7 @@ def export(db: Path, tenant: str, user: str, agent: str | None, out: IO[str]) ->
 @click.option("--user", required=True, help="The scope's user.")
 @_AGENT
 @click.argument("source", type=click.File("r", encoding="utf-8"))
-def import_(db: Path, tenant: str, user: str, agent: str | None, source: IO[str]) -> None:
+def import_(db: Path | str, tenant: str, user: str, agent: str | None, source: IO[str]) -> None:
     """Restore an export into an empty scope (all or nothing)."""
     with _opened(db) as memory:
         done = memory.scope(tenant, user, agent).restore(source)
@@ -343,7 +334,7 @@ def import_(db: Path, tenant: str, user: str, agent: str | None, source: IO[str]
 @_DB
 @click.option("--tenant", default=None, help="Only this tenant's scopes.")
 @click.option("--dry-run", is_flag=True, help="Report what would change; change nothing.")
-def consolidate(db: Path, tenant: str | None, dry_run: bool) -> None:
+def consolidate(db: Path | str, tenant: str | None, dry_run: bool) -> None:
     """Fold restatements into the facts they repeat and close facts a later one changed."""
     with Memory(db) as memory:
         done = memory.consolidate(tenant=tenant, dry_run=dry_run)
@@ -367,7 +358,7 @@ def consolidate(db: Path, tenant: str | None, dry_run: bool) -> None:
     default=None,
     help="List the jobs in this state.",
 )
-def jobs(db: Path, run_now: bool, status: str | None) -> None:
+def jobs(db: Path | str, run_now: bool, status: str | None) -> None:
     """The background job queue: counts by kind and state; run the ready jobs."""
     from pagemem.jobs import JobRunner
 

@@ -6,19 +6,14 @@ from pathlib import Path
 
 import click
 
+from pagemem.cli.target import db_option
 from pagemem.errors import PagememError
 
 __all__ = ["chat"]
 
 
 @click.command()
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("memory.db"),
-    show_default=True,
-    help="The SQLite memory file (created if missing).",
-)
+@db_option(default=Path("memory.db"))
 @click.option("--tenant", default="local", show_default=True, help="The scope's tenant.")
 @click.option("--user", default="me", show_default=True, help="The scope's user.")
 @click.option(
@@ -35,7 +30,7 @@ __all__ = ["chat"]
 )
 @click.option("--system", default=None, help="The system prompt (default: pagemem's).")
 def chat(
-    db: Path,
+    db: Path | str,
     tenant: str,
     user: str,
     provider: str,

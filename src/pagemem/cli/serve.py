@@ -6,24 +6,19 @@ from pathlib import Path
 
 import click
 
+from pagemem.cli.target import db_option
 from pagemem.errors import PagememError
 
 __all__ = ["key", "mcp", "serve"]
 
-_DB = click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("memory.db"),
-    show_default=True,
-    help="The SQLite memory file (created if missing).",
-)
+_DB = db_option(default=Path("memory.db"))
 
 
 @click.command()
 @_DB
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8080, show_default=True, help="Port to listen on.")
-def serve(db: Path, host: str, port: int) -> None:
+def serve(db: Path | str, host: str, port: int) -> None:
     """Serve the REST API (OpenAPI document at /openapi.json, docs at /docs)."""
     import uvicorn
 
@@ -39,7 +34,7 @@ def serve(db: Path, host: str, port: int) -> None:
 @click.option("--tenant", required=True, help="The tenant the key opens.")
 @click.option("--label", default="", help="A note to remember the key by.")
 @click.option("--revoke", "revoke_key", default=None, help="Revoke this key instead.")
-def key(db: Path, tenant: str, label: str, revoke_key: str | None) -> None:
+def key(db: Path | str, tenant: str, label: str, revoke_key: str | None) -> None:
     """Issue an API key for a tenant (shown once; only its hash is stored), or revoke one."""
     from pagemem.memory import Memory
 
@@ -71,7 +66,7 @@ def key(db: Path, tenant: str, label: str, revoke_key: str | None) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="HTTP address.")
 @click.option("--port", default=8765, show_default=True, help="HTTP port.")
 def mcp(
-    db: Path, tenant: str, user: str, agent: str | None, transport: str, host: str, port: int
+    db: Path | str, tenant: str, user: str, agent: str | None, transport: str, host: str, port: int
 ) -> None:
     """Serve the memory tools of one scope to MCP clients."""
     from pagemem.memory import Memory

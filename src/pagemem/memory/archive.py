@@ -77,7 +77,10 @@ class Archive:
         who = actor or record.origin
         if not consolidate or record.kind == "episodic" or record.quarantined:
             return self._store_all([record], who)[0]
-        return self._consolidated(record, who)
+        # Read, decide and write as one step per scope: racing writers (threads or other
+        # processes on a shared database) would otherwise both keep the fact they replace.
+        with self._store.scope_lock(self._owner.scope):
+            return self._consolidated(record, who)
 
     def _consolidated(self, record: NewRecord, actor: str) -> str:
         owner = self._owner
@@ -129,6 +132,10 @@ class Archive:
     def update(self, record_id: str, text: str, *, actor: str = "user") -> str:
         """A new version of a note: stored as a new record that closes the old one (which
         stays in history, `superseded_by` the new id). Returns the new id."""
+        with self._store.scope_lock(self._owner.scope):
+            return self._update(record_id, text, actor)
+
+    def _update(self, record_id: str, text: str, actor: str) -> str:
         old = self.get(record_id)
         if old.expired_at is not None:
             raise InvalidInputError(

@@ -87,6 +87,13 @@ def consolidate_scope(
 ) -> Consolidation:
     """The pass over every current fact, or with `only`, over those facts alone (each
     decided against all the others, as a write would be)."""
+    with me.memory.store.scope_lock(me.scope):
+        return _consolidate(me, dry_run=dry_run, only=only, actor=actor)
+
+
+def _consolidate(
+    me: ScopedMemory, *, dry_run: bool, only: Sequence[str] | None, actor: str
+) -> Consolidation:
     memory, store, scope = me.memory, me.memory.store, me.scope
     facts = []
     offset = 0

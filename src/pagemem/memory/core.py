@@ -33,8 +33,8 @@ from pagemem.memory.transfer import Imported, export_scope, import_scope
 from pagemem.models import HistoryEntry, Message, Record, Scope, check_text
 from pagemem.retrieval.embed import Embedder, OnnxEmbedder
 from pagemem.retrieval.ranker import Ranker, RetrievalConfig
+from pagemem.store import open_store
 from pagemem.store.base import Store
-from pagemem.store.sqlite import SQLiteStore
 from pagemem.tokens import TokenCounter, get_counter
 
 __all__ = ["Forgetting", "Memory", "ScopedMemory"]
@@ -51,7 +51,8 @@ def _hash_key(key: str) -> str:
 class Memory:
     """A memory database: open it once, then work through `scope(...)`.
 
-    `target` is a SQLite path (":memory:" for a throwaway one) or a Store.
+    `target` is a SQLite path (":memory:" for a throwaway one), a PostgreSQL URL
+    ("postgresql://...") or a Store.
     `tokenizer` is what block caps are counted in.
     """
 
@@ -69,7 +70,7 @@ class Memory:
         consolidator: Consolidator | None = None,
         embedder: Embedder | Literal["default"] | None = "default",
     ) -> None:
-        self.store: Store = SQLiteStore(target) if isinstance(target, str | Path) else target
+        self.store: Store = open_store(target) if isinstance(target, str | Path) else target
         if isinstance(embedder, str):
             if embedder != "default":
                 raise InvalidInputError(

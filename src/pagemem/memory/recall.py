@@ -70,6 +70,12 @@ class Recall:
 
     def evict(self, message_ids: Sequence[str]) -> list[Message]:
         """Move messages from the context to recall; return the ones that moved."""
+        if isinstance(message_ids, str) or not isinstance(message_ids, Sequence):
+            raise InvalidInputError(
+                f"evict takes a list of message ids, not {type(message_ids).__name__}"
+            )
+        if not all(isinstance(i, str) for i in message_ids):
+            raise InvalidInputError("evict takes message ids (strings such as 'm3')")
         scope = self._owner.scope
         moved = self._store.evict_messages(scope, message_ids, at=self._owner.memory.now())
         if moved:

@@ -8,6 +8,7 @@ terms already split into words and are responsible for quoting them safely.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
@@ -220,6 +221,11 @@ class Store(Protocol):
         self, scope: Scope, record_id: str, held: bool, *, actor: str, at: datetime
     ) -> Record | None:
         """Hold a record for review or release it; None if it does not exist."""
+        ...
+
+    def scope_lock(self, scope: Scope) -> AbstractContextManager[None]:
+        """The scope's write lock, held across a read-decide-write (supersede on write) so
+        concurrent writers, in this process or another, take turns."""
         ...
 
     # messages: in context until evicted, then searchable as recall

@@ -6,6 +6,7 @@ BEGIN IMMEDIATE ... COMMIT so a crash leaves either the whole write or none.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import sqlite3
 import threading
@@ -37,6 +38,7 @@ class SQLiteBase:
     def __init__(self, path: str | Path = ":memory:") -> None:
         self.path = str(path)
         self._lock = threading.RLock()
+        self._scope_locks: dict[tuple[str, str, str], threading.Lock] = {}
         self._conn = sqlite3.connect(
             self.path, isolation_level=None, check_same_thread=False, timeout=30.0
         )
@@ -127,6 +129,23 @@ class SQLiteBase:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+    @contextmanager
+    def scope_lock(self, scope: Scope) -> Iterator[None]:
+        """A lock per scope for this process's threads, and for a file a lock on a file
+        beside it, which other processes opening the same memory take too."""
+        with self._lock:
+            lock = self._scope_locks.setdefault(_key(scope), threading.Lock())
+        with lock:
+            if self.path == ":memory:":
+                yield
+                return
+            with open(self.path + "-lock", "a") as handle:
+                fcntl.flock(handle, fcntl.LOCK_EX)
+                try:
+                    yield
+                finally:
+                    fcntl.flock(handle, fcntl.LOCK_UN)
 
     def _insert_records_in(
         self, conn: sqlite3.Connection, scope: Scope, records: Sequence[NewRecord], *, actor: str

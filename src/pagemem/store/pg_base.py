@@ -1,0 +1,413 @@
+"""Plumbing every part of the PostgreSQL store shares: the pool, tenant-bound transactions.
+
+Every method runs in one transaction on a pooled connection, and every
+transaction first binds `pagemem.tenant` to the scope's tenant, which the
+row-level security policies check. Queries still filter on the whole scope;
+the policy is the net under them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any, cast
+
+import numpy as np
+import psycopg
+from pgvector.psycopg import register_vector
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool
+
+from pagemem.errors import InvalidInputError
+from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, ToolCall
+from pagemem.store.base import MessageFilter, NewRecord, RecordFilter
+from pagemem.store.pg_schema import APP_ROLE, migrate
+
+__all__ = ["ANY_TENANT", "PostgresBase"]
+
+ANY_TENANT = "*"  # admin work (job queue, key lookup, scope list) sees every tenant
+SCOPE_SQL = "tenant_id = %s AND user_id = %s AND agent_id = %s"
+RECORD_COLUMNS = (
+    "r.tenant_id, r.user_id, r.agent_id, r.id, r.text, r.kind, r.origin, r.source, "
+    "r.created_at, r.valid_from, r.valid_to, r.tags, r.metadata, r.flags, r.quarantined, "
+    "r.fact_key, r.expired_at, r.superseded_by, r.mentions"
+)
+MESSAGE_COLUMNS = (
+    "m.id, m.role, m.content, m.created_at, m.seq, m.name, m.tool_call_id, m.in_context, "
+    "m.evicted_at, m.tool_calls"
+)
+Row = dict[str, Any]
+
+
+def key(scope: Scope) -> tuple[str, str, str]:
+    return (scope.tenant, scope.user, scope.agent or "")
+
+
+def scoped(alias: str) -> str:
+    return f"{alias}.tenant_id = %s AND {alias}.user_id = %s AND {alias}.agent_id = %s"
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def aware(value: datetime) -> datetime:
+    if value.tzinfo is None:
+        raise ValueError("timestamps given to the store must be timezone-aware")
+    return value
+
+
+def tsquery(terms: Sequence[str]) -> str:
+    """A tsquery that ORs the terms, each quoted so no user text is syntax."""
+    quoted = []
+    for term in terms:
+        clean = "".join(ch for ch in term if ch.isalnum() or ch == "_")
+        if clean:
+            quoted.append("'" + clean + "'")
+    return " | ".join(quoted)
+
+
+def record_of(row: Row) -> Record:
+    return Record(
+        id=row["id"],
+        scope=Scope(row["tenant_id"], row["user_id"], row["agent_id"] or None),
+        text=row["text"],
+        kind=cast(Kind, row["kind"]),
+        origin=cast(Origin, row["origin"]),
+        source=row["source"],
+        created_at=row["created_at"],
+        valid_from=row["valid_from"],
+        valid_to=row["valid_to"],
+        tags=tuple(row["tags"]),
+        metadata=row["metadata"],
+        flags=tuple(row["flags"]),
+        quarantined=row["quarantined"],
+        key=row["fact_key"],
+        expired_at=row["expired_at"],
+        superseded_by=row["superseded_by"],
+        mentions=row["mentions"],
+    )
+
+
+def message_of(row: Row) -> Message:
+    return Message(
+        id=row["id"],
+        role=cast(Role, row["role"]),
+        content=row["content"],
+        created_at=row["created_at"],
+        seq=row["seq"],
+        name=row["name"],
+        tool_call_id=row["tool_call_id"],
+        in_context=row["in_context"],
+        evicted_at=row["evicted_at"],
+        tool_calls=tuple(ToolCall(**call) for call in row["tool_calls"] or []),
+    )
+
+
+def block_of(row: Row) -> Block:
+    return Block(
+        label=row["label"],
+        value=row["value"],
+        limit=row["token_limit"],
+        updated_at=row["updated_at"],
+        description=row["description"],
+    )
+
+
+def calls_json(calls: Sequence[ToolCall]) -> str | None:
+    return json.dumps([asdict(call) for call in calls]) if calls else None
+
+
+def record_where(scope: Scope, where: RecordFilter) -> tuple[str, list[Any]]:
+    parts = [scoped("r")]
+    params: list[Any] = list(key(scope))
+    for column, values in (("kind", where.kinds), ("origin", where.origins)):
+        if values:
+            parts.append(f"r.{column} = ANY(%s)")
+            params.append(list(values))
+    if where.tags:
+        parts.append("r.tags && %s::text[]")
+        params.append(list(where.tags))
+    if where.source is not None:
+        parts.append("r.source = %s")
+        params.append(where.source)
+    if where.start is not None:
+        parts.append("r.created_at >= %s")
+        params.append(aware(where.start))
+    if where.end is not None:
+        parts.append("r.created_at < %s")
+        params.append(aware(where.end))
+    if where.quarantined is not None:
+        parts.append("r.quarantined = %s")
+        params.append(where.quarantined)
+    return " AND ".join(parts), params
+
+
+def message_where(scope: Scope, where: MessageFilter) -> tuple[str, list[Any]]:
+    parts, params = [scoped("m"), "NOT m.in_context"], list[Any](key(scope))
+    if where.roles:
+        parts.append("m.role = ANY(%s)")
+        params.append(list(where.roles))
+    if where.start is not None:
+        parts.append("m.created_at >= %s")
+        params.append(aware(where.start))
+    if where.end is not None:
+        parts.append("m.created_at < %s")
+        params.append(aware(where.end))
+    return " AND ".join(parts), params
+
+
+def vector_param(blob: bytes) -> np.ndarray[Any, np.dtype[np.float32]]:
+    return np.frombuffer(blob, dtype=np.float32)
+
+
+class PostgresBase:
+    """The pool and the helpers the store's parts build on."""
+
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 8) -> None:
+        self.url = url
+        self._local = threading.local()
+        try:
+            with psycopg.connect(url, autocommit=True) as conn:
+                migrate(conn)
+                self._act_as = _acting_role(conn)
+        except psycopg.OperationalError as exc:
+            raise InvalidInputError(f"cannot connect to PostgreSQL: {exc}".strip()) from None
+        self._pool = ConnectionPool(
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            configure=self._configure,
+            kwargs={"row_factory": dict_row},
+            open=True,
+        )
+
+    def _configure(self, conn: psycopg.Connection[Any]) -> None:
+        register_vector(conn)
+        conn.execute("SET TIME ZONE 'UTC'")
+        if self._act_as:
+            conn.execute(f"SET ROLE {self._act_as}")
+        conn.commit()
+
+    @contextmanager
+    def _tx(self, tenant: str) -> Iterator[psycopg.Connection[Row]]:
+        """One transaction bound to a tenant (ANY_TENANT for admin work). A thread that
+        holds a scope lock works on the connection holding it, so it never waits on the
+        pool for a second one."""
+        held: psycopg.Connection[Row] | None = getattr(self._local, "conn", None)
+        if held is not None:
+            with held.transaction():
+                held.execute("SELECT set_config('pagemem.tenant', %s, true)", (tenant,))
+                yield held
+            return
+        with self._pool.connection() as conn:
+            conn.execute("SELECT set_config('pagemem.tenant', %s, true)", (tenant,))
+            yield cast(psycopg.Connection[Row], conn)
+
+    @contextmanager
+    def scope_lock(self, scope: Scope) -> Iterator[None]:
+        """Hold the scope's write lock (a session advisory lock) across a read-decide-write,
+        so writers in other processes and threads wait instead of racing."""
+        name = "pagemem-scope\x1f" + "\x1f".join(key(scope))
+        if getattr(self._local, "conn", None) is not None:  # nested: locks are re-entrant
+            conn = self._local.conn
+            conn.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (name,))
+            conn.commit()
+            try:
+                yield
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (name,))
+                conn.commit()
+            return
+        with self._pool.connection() as conn:
+            conn.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (name,))
+            conn.commit()
+            self._local.conn = conn
+            try:
+                yield
+            finally:
+                self._local.conn = None
+                conn.rollback()
+                conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (name,))
+                conn.commit()
+
+    def _read(self, scope: Scope | None, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        with self._tx(scope.tenant if scope is not None else ANY_TENANT) as conn:
+            return conn.execute(sql, params).fetchall()
+
+    def _next_id(
+        self, conn: psycopg.Connection[Row], scope: Scope, counter: str, n: int = 1
+    ) -> int:
+        """Reserve `n` numbers of a per-scope counter; return the last one. The row lock
+        this takes orders concurrent writers of one scope."""
+        conn.execute(
+            "INSERT INTO scopes (tenant_id, user_id, agent_id) VALUES (%s, %s, %s) "
+            "ON CONFLICT DO NOTHING",
+            key(scope),
+        )
+        row = conn.execute(
+            f"UPDATE scopes SET {counter} = {counter} + %s WHERE {SCOPE_SQL} RETURNING {counter}",
+            (n, *key(scope)),
+        ).fetchone()
+        assert row is not None
+        return int(row[counter])
+
+    def _bump(self, conn: psycopg.Connection[Row], scope: Scope, column: str, by: int = 1) -> None:
+        if by:
+            conn.execute(
+                f"UPDATE scopes SET {column} = {column} + %s WHERE {SCOPE_SQL}", (by, *key(scope))
+            )
+
+    def _log(
+        self,
+        conn: psycopg.Connection[Row],
+        scope: Scope,
+        *,
+        at: datetime,
+        op: str,
+        target: str,
+        target_id: str,
+        before: str | None,
+        after: str | None,
+        actor: str,
+    ) -> None:
+        conn.execute(
+            "INSERT INTO history (tenant_id, user_id, agent_id, at, op, target, target_id, "
+            "before, after, actor) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (*key(scope), aware(at), op, target, target_id, before, after, actor),
+        )
+
+    def get_record(self, scope: Scope, record_id: str) -> Record | None:
+        rows = self._read(
+            scope,
+            f"SELECT {RECORD_COLUMNS} FROM records r WHERE {scoped('r')} AND r.id = %s",
+            (*key(scope), record_id),
+        )
+        return record_of(rows[0]) if rows else None
+
+    def _insert_records_in(
+        self,
+        conn: psycopg.Connection[Row],
+        scope: Scope,
+        records: Sequence[NewRecord],
+        *,
+        actor: str,
+    ) -> list[Record]:
+        """Insert inside the caller's transaction."""
+        if not records:
+            return []
+        last = self._next_id(conn, scope, "next_record", len(records))
+        ids = [f"a{n}" for n in range(last - len(records) + 1, last + 1)]
+        pairs = list(zip(ids, records, strict=True))
+        with conn.cursor() as cursor:
+            cursor.executemany(
+                INSERT_RECORD, [record_params(scope, i, r, slot=r.slot) for i, r in pairs]
+            )
+            cursor.executemany(
+                "INSERT INTO history (tenant_id, user_id, agent_id, at, op, target, target_id, "
+                "before, after, actor) VALUES (%s, %s, %s, %s, 'insert', 'record', %s, NULL, "
+                "%s, %s)",
+                [(*key(scope), r.created_at, i, r.text, actor) for i, r in pairs],
+            )
+        self._bump(conn, scope, "record_revision", sum(not r.quarantined for r in records))
+        return [
+            Record(
+                id=record_id,
+                scope=scope,
+                text=r.text,
+                kind=r.kind,
+                origin=r.origin,
+                source=r.source,
+                created_at=r.created_at,
+                valid_from=r.valid_from,
+                valid_to=r.valid_to,
+                tags=r.tags,
+                metadata=r.metadata,
+                flags=r.flags,
+                quarantined=r.quarantined,
+                key=r.key,
+            )
+            for record_id, r in zip(ids, records, strict=True)
+        ]
+
+    def _enqueue(
+        self,
+        conn: psycopg.Connection[Row],
+        scope: Scope,
+        kind: str,
+        payload: dict[str, Any],
+        at: datetime,
+    ) -> int:
+        row = conn.execute(
+            "INSERT INTO jobs (tenant_id, user_id, agent_id, kind, payload, run_after, "
+            "created_at) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
+            (*key(scope), kind, json.dumps(payload), aware(at), at),
+        ).fetchone()
+        assert row is not None
+        return int(row["id"])
+
+    def close(self) -> None:
+        self._pool.close()
+
+
+INSERT_RECORD = (
+    "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, kind, origin, "
+    "source, created_at, valid_from, valid_to, tags, metadata, flags, quarantined, "
+    "fact_key, expired_at, superseded_by, mentions, slot) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+)
+
+
+def record_params(
+    scope: Scope,
+    record_id: str,
+    record: Record | NewRecord,
+    *,
+    slot: str | None,
+    expired_at: datetime | None = None,
+    superseded_by: str | None = None,
+    mentions: int = 1,
+) -> tuple[Any, ...]:
+    return (
+        *key(scope),
+        record_id,
+        record.text,
+        text_hash(record.text),
+        record.kind,
+        record.origin,
+        record.source,
+        aware(record.created_at),
+        aware(record.valid_from),
+        record.valid_to,
+        list(dict.fromkeys(record.tags)),
+        json.dumps(record.metadata),
+        json.dumps(list(record.flags)),
+        record.quarantined,
+        record.key,
+        expired_at,
+        superseded_by,
+        mentions,
+        slot,
+    )
+
+
+def _acting_role(conn: psycopg.Connection[Any]) -> str | None:
+    """The role to act as: the app role when this login would bypass row-level security."""
+    row = conn.execute(
+        "SELECT r.rolsuper OR r.rolbypassrls, EXISTS (SELECT FROM pg_roles WHERE rolname = %s) "
+        "FROM pg_roles r WHERE r.rolname = current_user",
+        (APP_ROLE,),
+    ).fetchone()
+    if row is None or not row[0]:
+        return None
+    if not row[1]:
+        raise InvalidInputError(
+            "this PostgreSQL login bypasses row-level security and the role "
+            f"{APP_ROLE!r} could not be made; create it or connect as an ordinary role"
+        )
+    return APP_ROLE

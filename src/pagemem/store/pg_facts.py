@@ -1,0 +1,138 @@
+"""Facts that change and notes held for review, on PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from pagemem.models import Record, Scope
+from pagemem.store.pg_base import (
+    RECORD_COLUMNS,
+    SCOPE_SQL,
+    PostgresBase,
+    aware,
+    key,
+    record_of,
+    scoped,
+)
+
+__all__ = ["FactsMixin"]
+
+
+class FactsMixin(PostgresBase):
+    def retire(
+        self,
+        scope: Scope,
+        record_id: str,
+        *,
+        valid_to: datetime | None,
+        superseded_by: str | None,
+        reason: str,
+        op: str,
+        actor: str,
+        at: datetime,
+    ) -> Record | None:
+        with self._tx(scope.tenant) as conn:
+            changed = conn.execute(
+                "UPDATE records SET expired_at = %(at)s, superseded_by = %(by)s, "
+                "valid_to = CASE WHEN %(end)s::timestamptz IS NULL THEN valid_to "
+                "WHEN valid_to IS NULL OR valid_to > %(end)s THEN greatest(%(end)s, valid_from) "
+                "ELSE valid_to END WHERE tenant_id = %(t)s AND user_id = %(u)s "
+                "AND agent_id = %(a)s AND id = %(id)s AND expired_at IS NULL "
+                "RETURNING quarantined",
+                {
+                    "at": aware(at),
+                    "by": superseded_by,
+                    "end": valid_to,
+                    "t": scope.tenant,
+                    "u": scope.user,
+                    "a": scope.agent or "",
+                    "id": record_id,
+                },
+            ).fetchone()
+            if changed is not None:
+                if not changed["quarantined"]:
+                    self._bump(conn, scope, "record_revision")
+                self._log(
+                    conn,
+                    scope,
+                    at=at,
+                    op=op,
+                    target="record",
+                    target_id=record_id,
+                    before=None,
+                    after=reason,
+                    actor=actor,
+                )
+        return self.get_record(scope, record_id)
+
+    def restate(
+        self, scope: Scope, record_id: str, *, source: str, reason: str, actor: str, at: datetime
+    ) -> Record | None:
+        with self._tx(scope.tenant) as conn:
+            row = conn.execute(
+                f"SELECT metadata FROM records WHERE {SCOPE_SQL} AND id = %s FOR UPDATE",
+                (*key(scope), record_id),
+            ).fetchone()
+            if row is None:
+                return None
+            metadata = dict(row["metadata"])
+            sources = list(metadata.get("sources", []))
+            if source and source not in sources:
+                sources.append(source)
+            metadata["sources"] = sources[-100:]  # bounded: the count keeps the rest
+            conn.execute(
+                f"UPDATE records SET mentions = mentions + 1, metadata = %s "
+                f"WHERE {SCOPE_SQL} AND id = %s",
+                (json.dumps(metadata), *key(scope), record_id),
+            )
+            self._log(
+                conn,
+                scope,
+                at=at,
+                op="merge",
+                target="record",
+                target_id=record_id,
+                before=None,
+                after=reason,
+                actor=actor,
+            )
+        return self.get_record(scope, record_id)
+
+    def current_facts(
+        self, scope: Scope, *, key: str | None = None, slot: str | None = None
+    ) -> list[Record]:
+        if (key is None) == (slot is None):
+            raise ValueError("give exactly one of key and slot")
+        column, value = ("fact_key", key) if key is not None else ("slot", slot)
+        rows = self._read(
+            scope,
+            f"SELECT {RECORD_COLUMNS} FROM records r WHERE {scoped('r')} AND r.{column} = %s "
+            "AND r.expired_at IS NULL AND NOT r.quarantined ORDER BY r.pk",
+            (scope.tenant, scope.user, scope.agent or "", value),
+        )
+        return [record_of(row) for row in rows]
+
+    def set_quarantined(
+        self, scope: Scope, record_id: str, held: bool, *, actor: str, at: datetime
+    ) -> Record | None:
+        with self._tx(scope.tenant) as conn:
+            changed = conn.execute(
+                f"UPDATE records SET quarantined = %s WHERE {SCOPE_SQL} AND id = %s "
+                "AND quarantined <> %s RETURNING pk",
+                (held, *key(scope), record_id, held),
+            ).fetchone()
+            if changed is not None:
+                self._bump(conn, scope, "record_revision")
+                self._log(
+                    conn,
+                    scope,
+                    at=at,
+                    op="quarantine" if held else "release",
+                    target="record",
+                    target_id=record_id,
+                    before=None,
+                    after=None,
+                    actor=actor,
+                )
+        return self.get_record(scope, record_id)

@@ -1,0 +1,486 @@
+"""The scale-out store: PostgreSQL with pgvector, shared by many servers and workers.
+
+`Memory("postgresql://...")` selects it. The same protocol as SQLite, the same
+ids and the same answers; what changes is that any number of processes may
+write at once. Per-scope counters are row-locked, the job queue is claimed with
+`FOR UPDATE SKIP LOCKED`, and row-level security keyed on the tenant guards
+every scoped table.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from pagemem.models import Block, HistoryEntry, Message, Record, Role, Scope, ToolCall
+from pagemem.store.base import Collection, IndexRow, MessageFilter, NewRecord, RecordFilter
+from pagemem.store.pg_admin import AdminMixin
+from pagemem.store.pg_base import (
+    MESSAGE_COLUMNS,
+    RECORD_COLUMNS,
+    SCOPE_SQL,
+    aware,
+    block_of,
+    calls_json,
+    key,
+    message_of,
+    message_where,
+    record_of,
+    record_where,
+    scoped,
+    text_hash,
+    tsquery,
+    vector_param,
+)
+from pagemem.store.pg_facts import FactsMixin
+from pagemem.store.pg_jobs import JobsMixin
+
+__all__ = ["PostgresStore"]
+
+# collection -> (table, vector table, vector key column, text column, condition, revision)
+_COLLECTIONS: dict[str, tuple[str, str, str, str, str, str]] = {
+    "records": ("records", "vectors", "record_pk", "text", "NOT t.quarantined", "record_revision"),
+    "recall": (
+        "messages",
+        "message_vectors",
+        "message_pk",
+        "content",
+        "NOT t.in_context",
+        "message_revision",
+    ),
+}
+
+
+class PostgresStore(FactsMixin, AdminMixin, JobsMixin):
+    """A Store on a PostgreSQL database with the pgvector extension."""
+
+    # archival records
+
+    def insert_record(self, scope: Scope, record: NewRecord, *, actor: str) -> Record:
+        return self.insert_records(scope, [record], actor=actor)[0]
+
+    def insert_records(
+        self, scope: Scope, records: Sequence[NewRecord], *, actor: str
+    ) -> list[Record]:
+        if not records:
+            return []
+        with self._tx(scope.tenant) as conn:
+            return self._insert_records_in(conn, scope, records, actor=actor)
+
+    def get_records(self, scope: Scope, record_ids: Sequence[str]) -> list[Record]:
+        rows = self._read(
+            scope,
+            f"SELECT {RECORD_COLUMNS} FROM records r WHERE {scoped('r')} AND r.id = ANY(%s)",
+            (*key(scope), list(record_ids)),
+        )
+        return [record_of(row) for row in rows]
+
+    def index_rows(
+        self,
+        scope: Scope,
+        *,
+        after: int,
+        limit: int,
+        collection: Collection = "records",
+        model_id: str | None = None,
+    ) -> list[IndexRow]:
+        if collection == "records":
+            columns = (
+                "t.text AS text, t.origin, t.metadata ->> 'speaker' AS speaker, t.flags, "
+                "extract(epoch FROM t.valid_from)::float8 AS valid_from, "
+                "extract(epoch FROM t.valid_to)::float8 AS valid_to, "
+                "t.expired_at IS NOT NULL AS expired"
+            )
+        else:  # a message's origin follows its role; messages have no speaker metadata
+            columns = (
+                "t.content AS text, CASE t.role WHEN 'assistant' THEN 'agent' ELSE t.role END "
+                "AS origin, NULL AS speaker, '[]'::jsonb AS flags, NULL::float8 AS valid_from, "
+                "NULL::float8 AS valid_to, false AS expired"
+            )
+        table, vectors, fk, _, condition, _ = _COLLECTIONS[collection]
+        rows = self._read(
+            scope,
+            f"SELECT t.pk, t.id, {columns}, extract(epoch FROM t.created_at)::float8 AS created, "
+            f"v.embedding FROM {table} t LEFT JOIN {vectors} v ON v.{fk} = t.pk "
+            f"AND v.model_id = %s WHERE {scoped('t')} AND {condition} AND t.pk > %s "
+            "ORDER BY t.pk LIMIT %s",
+            (model_id or "", *key(scope), after, limit),
+        )
+        return [
+            IndexRow(
+                pk=row["pk"],
+                id=row["id"],
+                text=row["text"],
+                created_at=row["created"],
+                origin=row["origin"],
+                speaker=row["speaker"],
+                vector=None if row["embedding"] is None else _blob(row["embedding"]),
+                flags=tuple(row["flags"]),
+                valid_from=float("-inf") if row["valid_from"] is None else row["valid_from"],
+                valid_to=float("inf") if row["valid_to"] is None else row["valid_to"],
+                expired=row["expired"],
+            )
+            for row in rows
+        ]
+
+    def filter_record_ids(self, scope: Scope, where: RecordFilter) -> set[str]:
+        clause, params = record_where(scope, where)
+        return {
+            row["id"]
+            for row in self._read(scope, f"SELECT r.id FROM records r WHERE {clause}", params)
+        }
+
+    def find_vectors(
+        self,
+        scope: Scope,
+        model_id: str,
+        texts: Sequence[str],
+        *,
+        collection: Collection = "records",
+    ) -> dict[str, bytes]:
+        table, vectors, fk, _, _, _ = _COLLECTIONS[collection]
+        by_hash = {text_hash(text): text for text in texts}
+        rows = self._read(
+            scope,
+            f"SELECT DISTINCT ON (t.text_hash) t.text_hash, v.embedding FROM {table} t "
+            f"JOIN {vectors} v ON v.{fk} = t.pk WHERE {scoped('t')} AND v.model_id = %s "
+            "AND t.text_hash = ANY(%s)",
+            (*key(scope), model_id, list(by_hash)),
+        )
+        return {by_hash[row["text_hash"]]: _blob(row["embedding"]) for row in rows}
+
+    def put_vectors(
+        self,
+        scope: Scope,
+        model_id: str,
+        vectors: Sequence[tuple[str, bytes]],
+        *,
+        collection: Collection = "records",
+    ) -> None:
+        table, vector_table, fk, _, _, _ = _COLLECTIONS[collection]
+        with self._tx(scope.tenant) as conn, conn.cursor() as cursor:
+            cursor.executemany(
+                f"INSERT INTO {vector_table} ({fk}, model_id, tenant_id, embedding) "
+                f"SELECT pk, %s, tenant_id, %s FROM {table} WHERE {SCOPE_SQL} AND id = %s "
+                f"ON CONFLICT ({fk}, model_id) DO UPDATE SET embedding = excluded.embedding",
+                [(model_id, vector_param(blob), *key(scope), item) for item, blob in vectors],
+            )
+
+    def revision(self, scope: Scope, collection: Collection = "records") -> int:
+        column = _COLLECTIONS[collection][5]
+        rows = self._read(scope, f"SELECT {column} AS n FROM scopes WHERE {SCOPE_SQL}", key(scope))
+        return int(rows[0]["n"]) if rows else 0
+
+    def list_records(
+        self, scope: Scope, where: RecordFilter, *, limit: int, offset: int
+    ) -> list[Record]:
+        clause, params = record_where(scope, where)
+        rows = self._read(
+            scope,
+            f"SELECT {RECORD_COLUMNS} FROM records r WHERE {clause} "
+            "ORDER BY r.pk LIMIT %s OFFSET %s",
+            (*params, limit, offset),
+        )
+        return [record_of(row) for row in rows]
+
+    def count_records(self, scope: Scope, where: RecordFilter) -> int:
+        clause, params = record_where(scope, where)
+        return int(
+            self._read(scope, f"SELECT count(*) AS n FROM records r WHERE {clause}", params)[0]["n"]
+        )
+
+    def delete_record(self, scope: Scope, record_id: str, *, actor: str, at: datetime) -> bool:
+        return self.delete_records(scope, [record_id], actor=actor, at=at) == 1
+
+    def delete_records(
+        self, scope: Scope, record_ids: Sequence[str], *, actor: str, at: datetime
+    ) -> int:
+        removed = 0
+        with self._tx(scope.tenant) as conn:
+            for record_id in dict.fromkeys(record_ids):
+                deleted = conn.execute(
+                    f"DELETE FROM records WHERE {SCOPE_SQL} AND id = %s RETURNING quarantined",
+                    (*key(scope), record_id),
+                ).fetchone()
+                if deleted is None:
+                    continue
+                removed += 1
+                if not deleted["quarantined"]:  # a held record was never searchable
+                    self._bump(conn, scope, "record_revision")
+                # The history keeps that the record existed, never what it said.
+                conn.execute(
+                    f"UPDATE history SET before = NULL, after = NULL "
+                    f"WHERE {SCOPE_SQL} AND target = 'record' AND target_id = %s",
+                    (*key(scope), record_id),
+                )
+                self._log(
+                    conn,
+                    scope,
+                    at=at,
+                    op="delete",
+                    target="record",
+                    target_id=record_id,
+                    before=None,
+                    after=None,
+                    actor=actor,
+                )
+        return removed
+
+    # messages
+
+    def append_message(
+        self,
+        scope: Scope,
+        *,
+        role: Role,
+        content: str,
+        created_at: datetime,
+        name: str | None = None,
+        tool_call_id: str | None = None,
+        extract: bool = False,
+        tool_calls: Sequence[ToolCall] = (),
+    ) -> Message:
+        with self._tx(scope.tenant) as conn:
+            seq = self._next_id(conn, scope, "next_message")
+            message_id = f"m{seq}"
+            conn.execute(
+                "INSERT INTO messages (tenant_id, user_id, agent_id, id, seq, role, content, "
+                "text_hash, name, tool_call_id, created_at, extract_pending, tool_calls) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                (
+                    *key(scope),
+                    message_id,
+                    seq,
+                    role,
+                    content,
+                    text_hash(content),
+                    name,
+                    tool_call_id,
+                    aware(created_at),
+                    extract,
+                    calls_json(tool_calls),
+                ),
+            )
+        return Message(
+            id=message_id,
+            role=role,
+            content=content,
+            created_at=created_at,
+            seq=seq,
+            name=name,
+            tool_call_id=tool_call_id,
+            tool_calls=tuple(tool_calls),
+        )
+
+    def context_messages(self, scope: Scope) -> list[Message]:
+        rows = self._read(
+            scope,
+            f"SELECT {MESSAGE_COLUMNS} FROM messages m "
+            f"WHERE {scoped('m')} AND m.in_context ORDER BY m.seq",
+            key(scope),
+        )
+        return [message_of(row) for row in rows]
+
+    def evict_messages(
+        self, scope: Scope, message_ids: Sequence[str], *, at: datetime
+    ) -> list[Message]:
+        with self._tx(scope.tenant) as conn:
+            rows = conn.execute(
+                "UPDATE messages m SET in_context = false, evicted_at = %s "
+                f"WHERE {scoped('m')} AND m.id = ANY(%s) AND m.in_context "
+                f"RETURNING {MESSAGE_COLUMNS}",
+                (aware(at), *key(scope), list(message_ids)),
+            ).fetchall()
+            self._bump(conn, scope, "message_revision", len(rows))
+        order = {message_id: n for n, message_id in enumerate(message_ids)}
+        return sorted((message_of(row) for row in rows), key=lambda m: order[m.id])
+
+    def get_messages(self, scope: Scope, message_ids: Sequence[str]) -> list[Message]:
+        rows = self._read(
+            scope,
+            f"SELECT {MESSAGE_COLUMNS} FROM messages m WHERE {scoped('m')} AND m.id = ANY(%s)",
+            (*key(scope), list(message_ids)),
+        )
+        return [message_of(row) for row in rows]
+
+    def filter_message_ids(self, scope: Scope, where: MessageFilter) -> set[str]:
+        clause, params = message_where(scope, where)
+        return {
+            row["id"]
+            for row in self._read(scope, f"SELECT m.id FROM messages m WHERE {clause}", params)
+        }
+
+    def search_messages(
+        self, scope: Scope, terms: Sequence[str], where: MessageFilter, *, limit: int
+    ) -> list[Message]:
+        query = tsquery(terms)
+        if not query:
+            return []
+        clause, params = message_where(scope, where)
+        rows = self._read(
+            scope,
+            f"SELECT {MESSAGE_COLUMNS} FROM messages m "
+            f"WHERE m.tsv @@ to_tsquery('english', %s) AND {clause} ORDER BY m.seq DESC LIMIT %s",
+            (query, *params, limit),
+        )
+        return [message_of(row) for row in rows]
+
+    def count_messages(self, scope: Scope, *, in_context: bool | None = None) -> int:
+        sql = f"SELECT count(*) AS n FROM messages m WHERE {scoped('m')}"
+        params: list[Any] = list(key(scope))
+        if in_context is not None:
+            sql += " AND m.in_context = %s"
+            params.append(in_context)
+        return int(self._read(scope, sql, params)[0]["n"])
+
+    # summary
+
+    def get_summary(self, scope: Scope) -> tuple[str, tuple[str, ...]]:
+        rows = self._read(
+            scope, f"SELECT summary, summary_sources FROM scopes WHERE {SCOPE_SQL}", key(scope)
+        )
+        if not rows:
+            return "", ()
+        return rows[0]["summary"], tuple(rows[0]["summary_sources"])
+
+    def set_summary(self, scope: Scope, text: str, sources: Sequence[str], *, at: datetime) -> None:
+        with self._tx(scope.tenant) as conn:
+            conn.execute(
+                "INSERT INTO scopes (tenant_id, user_id, agent_id, summary, summary_sources, "
+                "summary_at) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (tenant_id, user_id, "
+                "agent_id) DO UPDATE SET summary = excluded.summary, "
+                "summary_sources = excluded.summary_sources, summary_at = excluded.summary_at",
+                (*key(scope), text, json.dumps(list(sources)), aware(at)),
+            )
+
+    # blocks
+
+    def get_block(self, scope: Scope, label: str) -> Block | None:
+        rows = self._read(
+            scope, f"SELECT * FROM blocks WHERE {SCOPE_SQL} AND label = %s", (*key(scope), label)
+        )
+        return block_of(rows[0]) if rows else None
+
+    def list_blocks(self, scope: Scope) -> list[Block]:
+        rows = self._read(
+            scope, f'SELECT * FROM blocks WHERE {SCOPE_SQL} ORDER BY label COLLATE "C"', key(scope)
+        )
+        return [block_of(row) for row in rows]
+
+    def set_block(
+        self,
+        scope: Scope,
+        label: str,
+        value: str,
+        *,
+        limit: int,
+        description: str,
+        at: datetime,
+        actor: str,
+    ) -> Block:
+        with self._tx(scope.tenant) as conn:
+            old = conn.execute(
+                f"SELECT value FROM blocks WHERE {SCOPE_SQL} AND label = %s FOR UPDATE",
+                (*key(scope), label),
+            ).fetchone()
+            conn.execute(
+                "INSERT INTO blocks (tenant_id, user_id, agent_id, label, value, token_limit, "
+                "description, updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT (tenant_id, user_id, agent_id, label) DO UPDATE SET "
+                "value = excluded.value, token_limit = excluded.token_limit, "
+                "description = excluded.description, updated_at = excluded.updated_at",
+                (*key(scope), label, value, limit, description, aware(at)),
+            )
+            self._log(
+                conn,
+                scope,
+                at=at,
+                op="set",
+                target="block",
+                target_id=label,
+                before=None if old is None else old["value"],
+                after=value,
+                actor=actor,
+            )
+        return Block(label=label, value=value, limit=limit, updated_at=at, description=description)
+
+    def delete_block(self, scope: Scope, label: str, *, actor: str, at: datetime) -> bool:
+        with self._tx(scope.tenant) as conn:
+            old = conn.execute(
+                f"DELETE FROM blocks WHERE {SCOPE_SQL} AND label = %s RETURNING value",
+                (*key(scope), label),
+            ).fetchone()
+            if old is None:
+                return False
+            self._log(
+                conn,
+                scope,
+                at=at,
+                op="delete",
+                target="block",
+                target_id=label,
+                before=old["value"],
+                after=None,
+                actor=actor,
+            )
+        return True
+
+    # history
+
+    def history(
+        self, scope: Scope, *, target_id: str | None = None, limit: int = 1000
+    ) -> list[HistoryEntry]:
+        sql = f"SELECT * FROM history WHERE {SCOPE_SQL}"
+        params: list[Any] = list(key(scope))
+        if target_id is not None:
+            sql += " AND target_id = %s"
+            params.append(target_id)
+        rows = self._read(scope, sql + " ORDER BY seq LIMIT %s", (*params, limit))
+        return [
+            HistoryEntry(
+                seq=row["seq"],
+                at=row["at"],
+                op=row["op"],
+                target=row["target"],
+                target_id=row["target_id"],
+                before=row["before"],
+                after=row["after"],
+                actor=row["actor"],
+            )
+            for row in rows
+        ]
+
+    def delete_messages(
+        self, scope: Scope, message_ids: Sequence[str], *, actor: str, at: datetime
+    ) -> int:
+        with self._tx(scope.tenant) as conn:
+            rows = conn.execute(
+                f"DELETE FROM messages WHERE {SCOPE_SQL} AND id = ANY(%s) RETURNING id, in_context",
+                (*key(scope), list(dict.fromkeys(message_ids))),
+            ).fetchall()
+            # evicted ones were in recall: recall's indexes must reload
+            self._bump(conn, scope, "message_revision", sum(not r["in_context"] for r in rows))
+            for row in rows:
+                self._log(
+                    conn,
+                    scope,
+                    at=at,
+                    op="delete",
+                    target="message",
+                    target_id=row["id"],
+                    before=None,
+                    after=None,
+                    actor=actor,
+                )
+        return len(rows)
+
+
+def _blob(vector: Any) -> bytes:
+    """A stored vector as the float32 bytes the protocol carries (pgvector hands back
+    numpy arrays, or Vector objects when results come in binary)."""
+    values = vector.to_numpy() if hasattr(vector, "to_numpy") else vector
+    return np.asarray(values, dtype=np.float32).tobytes()
