@@ -57,7 +57,8 @@ class BenchResult:
     first_search_ms: float
     search_p50_ms: float
     search_p95_ms: float
-    peak_rss_mb: float
+    peak_rss_mb: float  # of the pagemem process (a PostgreSQL server's memory is its own)
+    store: str = "sqlite"
 
 
 class _SyntheticEmbedder:
@@ -113,8 +114,12 @@ def _measure(
     folder: str,
     single: int = 200,
     batch: int = 2000,
+    store: str | None = None,
 ) -> dict[str, Any]:
-    path = Path(folder) / f"{engine}-{layout}-{notes}.db"
+    """One configuration; `store` is a PostgreSQL URL, else a SQLite file in `folder`."""
+    path: Path | str = store or Path(folder) / f"{engine}-{layout}-{notes}.db"
+    # On a shared database each run writes under a tenant of its own, removed afterwards.
+    tenant = f"bench-{engine}-{layout}-{notes}-{time.time_ns()}" if store else "bench"
     text = _Text(seed=notes)
     users = _users(layout)
     per_user = max(1, notes // len(users))
@@ -122,7 +127,7 @@ def _measure(
     fill = _SyntheticEmbedder() if engine == "hybrid" else None
     with Memory(path, embedder=fill, retrieval=_config(engine)) as memory:
         for user in users:
-            me = memory.scope("bench", user)
+            me = memory.scope(tenant, user)
             for start in range(0, per_user, _FILL_CHUNK):
                 count = min(_FILL_CHUNK, per_user - start)
                 me.archive.insert_many([text.sentence() for _ in range(count)], actor="bench")
@@ -130,7 +135,7 @@ def _measure(
 
     real = OnnxEmbedder() if engine == "hybrid" else None
     with Memory(path, embedder=real, retrieval=_config(engine)) as memory:
-        scopes = [memory.scope("bench", user) for user in users]
+        scopes = [memory.scope(tenant, user) for user in users]
         target = scopes[0]
         tick = time.perf_counter()
         target.archive.search(text.query(), k=10)  # loads the scope's index
@@ -156,6 +161,8 @@ def _measure(
             count = min(500, batch - start)
             target.archive.insert_many([text.sentence() for _ in range(count)], actor="bench")
         insert_batch = batch / (time.perf_counter() - tick)
+        if store:
+            memory.forget_tenant(tenant, actor="bench")
 
     latencies.sort()
     result = BenchResult(
@@ -170,12 +177,14 @@ def _measure(
         search_p50_ms=round(statistics.median(latencies), 2),
         search_p95_ms=round(latencies[int(0.95 * (len(latencies) - 1))], 2),
         peak_rss_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        store="postgres" if store else "sqlite",
     )
-    path.unlink(missing_ok=True)
+    if isinstance(path, Path):
+        path.unlink(missing_ok=True)
     return asdict(result)
 
 
-def _child(args: tuple[str, str, int, int, str, int, int]) -> dict[str, Any]:
+def _child(args: tuple[str, str, int, int, str, int, int, str | None]) -> dict[str, Any]:
     return _measure(*args)
 
 
@@ -189,35 +198,40 @@ def run_bench(
     single_inserts: int = 200,
     batch_inserts: int = 2000,
     report: Callable[[BenchResult], None] | None = None,
+    postgres: str | None = None,
 ) -> list[BenchResult]:
-    """Run every configuration, each in a fresh process; return the results in order."""
+    """Run every configuration, each in a fresh process; return the results in order.
+    With `postgres` (a URL), each runs on SQLite and then on that database."""
     results = []
     context = multiprocessing.get_context("spawn")
+    stores: list[str | None] = [None, postgres] if postgres else [None]
     with tempfile.TemporaryDirectory(dir=folder) as scratch:
         for notes in sizes:
             for layout in layouts:
                 for engine in engines:
-                    with context.Pool(1) as pool:
-                        args = (
-                            engine,
-                            layout,
-                            notes,
-                            queries,
-                            scratch,
-                            single_inserts,
-                            batch_inserts,
-                        )
-                        row = pool.apply(_child, (args,))
-                    result = BenchResult(**row)
-                    results.append(result)
-                    if report:
-                        report(result)
+                    for store in stores:
+                        with context.Pool(1) as pool:
+                            args = (
+                                engine,
+                                layout,
+                                notes,
+                                queries,
+                                scratch,
+                                single_inserts,
+                                batch_inserts,
+                                store,
+                            )
+                            row = pool.apply(_child, (args,))
+                        result = BenchResult(**row)
+                        results.append(result)
+                        if report:
+                            report(result)
     return results
 
 
 def table(results: Sequence[BenchResult]) -> str:
     head = (
-        f"{'engine':<7}{'layout':<8}{'notes':>9}{'scopes':>7}{'fill s':>8}{'ins/s':>8}"
+        f"{'store':<9}{'engine':<7}{'layout':<8}{'notes':>9}{'scopes':>7}{'fill s':>8}{'ins/s':>8}"
         f"{'batch/s':>9}{'1st ms':>11}{'p50 ms':>9}{'p95 ms':>9}{'RSS MB':>9}"
     )
     return "\n".join([head, *(row(r) for r in results)])
@@ -225,7 +239,7 @@ def table(results: Sequence[BenchResult]) -> str:
 
 def row(r: BenchResult) -> str:
     return (
-        f"{r.engine:<7}{r.layout:<8}{r.notes:>9,}{r.scopes:>7}{r.fill_seconds:>8.1f}"
+        f"{r.store:<9}{r.engine:<7}{r.layout:<8}{r.notes:>9,}{r.scopes:>7}{r.fill_seconds:>8.1f}"
         f"{r.insert_single_per_s:>8.1f}{r.insert_batch_per_s:>9.1f}{r.first_search_ms:>11.1f}"
         f"{r.search_p50_ms:>9.2f}{r.search_p95_ms:>9.2f}{r.peak_rss_mb:>9.1f}"
     )

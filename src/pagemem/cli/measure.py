@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from pagemem.errors import PagememError
+from pagemem.store import is_postgres
 
 __all__ = ["bench", "eval_group"]
 
@@ -48,6 +49,13 @@ __all__ = ["bench", "eval_group"]
     default=None,
     help="Where the temporary databases go (default: the system temp folder).",
 )
+@click.option(
+    "--store",
+    "postgres",
+    default=None,
+    metavar="URL",
+    help="Also run every configuration on this PostgreSQL database (postgresql://...).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def bench(
     sizes: str,
@@ -55,6 +63,7 @@ def bench(
     engines: tuple[str, ...],
     queries: int,
     folder: Path | None,
+    postgres: str | None,
     as_json: bool,
 ) -> None:
     """Insert throughput, search p50/p95 and peak RSS, hybrid next to plain BM25."""
@@ -68,6 +77,8 @@ def bench(
         raise click.BadParameter(f"not a list of numbers: {sizes!r}", param_hint="--sizes") from exc
     if not counts or min(counts) < 1000:
         raise click.BadParameter("sizes must be at least 1000 notes", param_hint="--sizes")
+    if postgres is not None and not is_postgres(postgres):
+        raise click.BadParameter(f"{postgres!r} is not a postgresql:// URL", param_hint="--store")
     if not as_json:
         click.echo(benchmark.table([]))
     results = benchmark.run_bench(
@@ -77,6 +88,7 @@ def bench(
         queries=queries,
         folder=str(folder) if folder else None,
         report=None if as_json else lambda r: click.echo(benchmark.row(r)),
+        postgres=postgres,
     )
     adding = benchmark.add_latency(folder=str(folder) if folder else None)
     rest = benchmark.rest_latency(folder=str(folder) if folder else None)

@@ -8,22 +8,23 @@ another process wrote, and it rebuilds. Ranking reads only the scope's own notes
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Sequence
 from datetime import datetime
 
 import numpy as np
 import numpy.typing as npt
 
-from pagemem.errors import InvalidInputError
 from pagemem.guard.policy import TrustPolicy
 from pagemem.models import Message, Record, Scope
 from pagemem.retrieval.analysis import Analyzer
 from pagemem.retrieval.bm25 import BM25, Column, FloatArray
+from pagemem.retrieval.config import Ranked, RetrievalConfig
 from pagemem.retrieval.embed import Embedder, Vectors
+from pagemem.retrieval.fusion import by_max, min_max, recency, reciprocal_rank, top, zscore
+from pagemem.retrieval.in_store import InStore
 from pagemem.retrieval.lexical import words
 from pagemem.retrieval.vectors import VectorSet
-from pagemem.store.base import Collection, IndexRow, Store
+from pagemem.store.base import Collection, IndexRow, Store, StoreSearch
 
 __all__ = ["Ranked", "Ranker", "RetrievalConfig"]
 
@@ -32,50 +33,8 @@ _PAGE = 10_000
 _SLACK = 0.001
 
 
-@dataclass(frozen=True, slots=True)
-class RetrievalConfig:
-    """Ranking knobs; defaults are chosen on the LoCoMo dev split (docs/retrieval.md)."""
-
-    k1: float = 1.2
-    b: float = 0.3
-    neighbour_weight: float = 0.5  # share of the adjacent notes' scores a note inherits
-    neighbour_gap_seconds: float = 6 * 3600  # notes further apart in time are not neighbours
-    speaker_boost: float = 0.6  # when a query names exactly one speaker of the scope
-    lexical_weight: float = 0.5  # share of BM25 in the fused score; the rest is dense
-    centre: float = 1.0  # 1: subtract the scope's mean vector before cosine; 0: plain cosine
-    zscore: float = 0.0  # 1: standardise each signal before fusing; 0: min-max scale
-    rrf: float = 0.0  # > 0: reciprocal-rank fusion with this k (e.g. 60) instead of scores
-    neighbour_lexical: float = 0.0  # 1: share neighbours' BM25 before fusion; 0: after
-    context_weight: float = 1.0  # weight of BM25 over (previous, note, next) read as one passage
-    recency_half_life_days: float = 0.0  # 0: off; else newer notes weigh more, halving per period
-    recency_weight: float = 0.2  # how much of the score recency may take away
-    duplicate_cosine: float = 0.97  # a hit this close to a better one is dropped (1: keep all)
-    ann_threshold: float = 200_000  # live notes in a scope from which HNSW picks candidates
-    ann_candidates: float = 1000  # how many HNSW neighbours are scored exactly
-
-    @classmethod
-    def with_overrides(cls, settings: Iterable[str]) -> RetrievalConfig:
-        """A config from 'knob=value' strings (numbers only), as the CLI takes them."""
-        values: dict[str, float] = {}
-        knobs = {f.name for f in fields(cls) if f.type in ("float", float)}
-        for setting in settings:
-            name, _, raw = setting.partition("=")
-            if name not in knobs:
-                raise InvalidInputError(f"unknown knob {name!r}; knobs: {', '.join(sorted(knobs))}")
-            try:
-                values[name] = float(raw)
-            except ValueError:
-                raise InvalidInputError(f"{name} needs a number, got {raw!r}") from None
-        return cls(**values)
-
-
-@dataclass(frozen=True, slots=True)
-class Ranked:
-    """One ranked item of a collection: its id, fused score and why."""
-
-    id: str
-    score: float
-    explain: str
+class _TooLargeError(Exception):
+    """The scope is past the store-search threshold: it is searched in the store."""
 
 
 class _ScopeIndex:
@@ -140,6 +99,7 @@ class Ranker:
         self._lock = threading.RLock()
         self.embedded = 0  # notes this ranker has embedded (stored vectors are reused)
         self._recent: dict[str, Vectors] = {}  # documents embedded before they were stored
+        self._in_store: set[tuple[Scope, Collection]] = set()  # scopes the store searches
 
     @property
     def embedder_id(self) -> str:
@@ -154,9 +114,13 @@ class Ranker:
             index = _ScopeIndex(self.config, self.embedder.dim if self.embedder else 1, self.trust)
             model = self.embedder.model_id if self.embedder else None
             after = 0
+            limit = self._store_limit()
             while page := self.store.index_rows(
                 scope, after=after, limit=_PAGE, collection=collection, model_id=model
             ):
+                if len(index.ids) + len(page) > limit:
+                    self._move_to_store(scope, collection)
+                    raise _TooLargeError
                 stored = {row.id: row.vector for row in page if row.vector is not None}
                 vectors = self._vectors_for(scope, page, stored, collection)
                 for row in page:
@@ -165,6 +129,33 @@ class Ranker:
             index.revision = revision
             self._indexes[(scope, collection)] = index
         return index
+
+    def _db(self) -> InStore:
+        assert isinstance(self.store, StoreSearch)
+        return InStore(self.store, self.config, self.embedder, self.trust, self._recent)
+
+    def _store_limit(self) -> float:
+        if isinstance(self.store, StoreSearch):
+            return self.config.store_search_threshold
+        return float("inf")
+
+    def _move_to_store(self, scope: Scope, collection: Collection) -> None:
+        """From now on this scope is searched by the store, with its own vector index."""
+        self._in_store.add((scope, collection))
+        self._indexes.pop((scope, collection), None)
+        if self.embedder is not None and isinstance(self.store, StoreSearch):
+            self.store.ensure_vector_index(
+                scope, collection, self.embedder.model_id, self.embedder.dim
+            )
+
+    def _loaded(self, scope: Scope, collection: Collection) -> _ScopeIndex | None:
+        """The scope's in-memory index, or None when the store searches it."""
+        if (scope, collection) in self._in_store:
+            return None
+        try:
+            return self._index(scope, collection)
+        except _TooLargeError:
+            return None
 
     def _vectors_for(
         self,
@@ -264,6 +255,7 @@ class Ranker:
         with self._lock:
             for collection in ("records", "recall"):
                 self._indexes.pop((scope, collection), None)
+                self._in_store.discard((scope, collection))
 
     def reindex(self, scope: Scope) -> int:
         """Rebuild a scope's indexes now, embedding items that lack a vector of this model."""
@@ -271,7 +263,7 @@ class Ranker:
             before = self.embedded
             for collection in ("records", "recall"):
                 self._indexes.pop((scope, collection), None)
-                self._index(scope, collection)
+                self._loaded(scope, collection)
             return self.embedded - before
 
     def similar(
@@ -286,7 +278,9 @@ class Ranker:
         """
         terms = self.analyzer.query(text)
         with self._lock:
-            index = self._index(scope, "records")
+            index = self._loaded(scope, "records")
+            if index is None:
+                return self._db().similar(scope, text, k, now)
             if not index.bm25.live or not terms:
                 return []
             mask = index.bm25.alive()
@@ -294,7 +288,7 @@ class Ranker:
             if valid is not None:
                 mask = mask & valid
             lexical = np.where(mask, index.bm25.scores(terms), 0.0)
-            picked = [d for d in _top(lexical, 2 * k) if lexical[d] > 0]
+            picked = [d for d in top(lexical, 2 * k) if lexical[d] > 0]
             ids = [index.ids[d] for d in picked]
             rows = index.vectors.rows(picked) if picked and len(index.vectors) else None
         if not picked:
@@ -336,7 +330,9 @@ class Ranker:
         """
         terms = self.analyzer.query(query)
         with self._lock:
-            index = self._index(scope, collection)
+            index = self._loaded(scope, collection)
+            if index is None:
+                return self._db().search(scope, query, k, collection, allowed, now, as_of)
             if not index.bm25.live or (not terms and self.embedder is None):
                 return []
             lexical = index.bm25.scores(terms)
@@ -347,16 +343,16 @@ class Ranker:
             alive = index.bm25.alive()
             candidates = alive & (lexical > 0)
             early = self.config.neighbour_lexical > 0
-            scores = _by_max(self._with_neighbours(index, lexical) if early else lexical)
+            scores = by_max(self._with_neighbours(index, lexical) if early else lexical)
             if self.embedder is not None and len(index.vectors):
-                scale = _zscore if self.config.zscore > 0 else _min_max
+                scale = zscore if self.config.zscore > 0 else min_max
                 query_vector = self.embedder.embed([query], role="query")[0]
                 raw, scored = index.vectors.scores(query_vector, centre=self.config.centre > 0)
                 scored &= alive
                 weight = self.config.lexical_weight
                 if self.config.rrf > 0:  # reciprocal-rank fusion, for comparison
-                    lexical_part = _reciprocal_rank(scores, candidates, self.config.rrf)
-                    dense_part = _reciprocal_rank(raw, scored, self.config.rrf)
+                    lexical_part = reciprocal_rank(scores, candidates, self.config.rrf)
+                    dense_part = reciprocal_rank(raw, scored, self.config.rrf)
                     scores = weight * lexical_part + (1.0 - weight) * dense_part
                 else:
                     dense = scale(raw, scored)
@@ -414,16 +410,12 @@ class Ranker:
         return np.asarray((start <= moment) & (moment < end) & ~closed, dtype=np.bool_)
 
     def _recency(self, index: _ScopeIndex, now: datetime | None) -> FloatArray | float:
-        half_life = self.config.recency_half_life_days * 86400.0
-        if half_life <= 0 or not len(index.times):
-            return 1.0
-        times = index.times.view()
-        reference = now.timestamp() if now is not None else float(times.max())
-        ages = np.maximum(reference - times, 0.0)
-        decay = np.power(0.5, ages / half_life)
-        weight = self.config.recency_weight
-        blended: FloatArray = (1.0 - weight) + weight * decay
-        return blended
+        return recency(
+            index.times.view(),
+            now,
+            self.config.recency_half_life_days,
+            self.config.recency_weight,
+        )
 
     def _distinct(
         self,
@@ -475,52 +467,6 @@ class Ranker:
     def _named_speaker(self, index: _ScopeIndex, query: str) -> str:
         named = set(index.speaker_names).intersection(words(query))
         return next(iter(named)) if len(named) == 1 else ""
-
-
-def _top(values: FloatArray, k: int) -> list[int]:
-    """Indexes of the k largest values, largest first."""
-    if not len(values):
-        return []
-    k = min(k, len(values))
-    head = np.argpartition(-values, k - 1)[:k]
-    return [int(i) for i in head[np.argsort(-values[head], kind="stable")]]
-
-
-def _reciprocal_rank(values: FloatArray, mask: npt.NDArray[np.bool_], k: float) -> FloatArray:
-    """1 / (k + rank) for every masked entry (rank 1 = best), 0 elsewhere."""
-    out = np.zeros_like(values)
-    rows = np.flatnonzero(mask)
-    order = rows[np.argsort(-values[rows], kind="stable")]
-    out[order] = 1.0 / (k + np.arange(1, len(order) + 1))
-    return out
-
-
-def _by_max(values: FloatArray) -> FloatArray:
-    """Scale non-negative scores so the best is 1; zero (no match) stays zero."""
-    high = float(values.max(initial=0.0))
-    return values / high if high > 0 else np.zeros_like(values)
-
-
-def _min_max(values: FloatArray, alive: npt.NDArray[np.bool_]) -> FloatArray:
-    """Scale live scores to [0, 1] so lexical and dense can be mixed; all-equal becomes 0."""
-    live = values[alive]
-    if not len(live):
-        return np.zeros_like(values)
-    low, high = float(live.min()), float(live.max())
-    if high - low <= 1e-12:
-        return np.zeros_like(values)
-    scaled: FloatArray = np.clip((values - low) / (high - low), 0.0, None) * alive
-    return scaled
-
-
-def _zscore(values: FloatArray, alive: npt.NDArray[np.bool_]) -> FloatArray:
-    """Standardise live scores, then shift so the lowest live score is 0."""
-    live = values[alive]
-    if not len(live) or float(live.std()) <= 1e-12:
-        return np.zeros_like(values)
-    standard = (values - live.mean()) / live.std()
-    shifted: FloatArray = np.clip(standard - float(standard[alive].min()), 0.0, None) * alive
-    return shifted
 
 
 def _normalise(matrix: Vectors) -> Vectors:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from pagemem.models import (
     Block,
@@ -27,6 +27,7 @@ from pagemem.models import (
 )
 
 __all__ = [
+    "Candidate",
     "Collection",
     "IndexRow",
     "Job",
@@ -35,6 +36,7 @@ __all__ = [
     "RecordFilter",
     "ScopeDump",
     "Store",
+    "StoreSearch",
 ]
 
 # What a search index covers: archival records, or evicted messages (recall).
@@ -110,6 +112,18 @@ class Job:
     attempts: int
     status: str = "running"
     error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """An item a database-side search found, with what fusion needs to rank it."""
+
+    id: str
+    lexical: float  # the text-search rank (0: no word matched)
+    cosine: float | None  # similarity to the query vector (None: not among the nearest)
+    origin: str
+    flags: tuple[str, ...]
+    created_at: float  # POSIX seconds
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,3 +377,31 @@ class Store(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class StoreSearch(Protocol):
+    """A store that can search a scope itself (text index and vector index), for scopes
+    too large to hold in each process's memory."""
+
+    def search_in_store(
+        self,
+        scope: Scope,
+        collection: Collection,
+        *,
+        words: Sequence[str],
+        vector: bytes | None,
+        model_id: str | None,
+        limit: int,
+        now: datetime | None = None,
+        as_of: datetime | None = None,
+    ) -> list[Candidate]:
+        """The best `limit` items by text rank and the nearest `limit` by vector, merged;
+        archival notes filtered to those valid `now` (or `as_of`), as in-process search."""
+        ...
+
+    def ensure_vector_index(
+        self, scope: Scope, collection: Collection, model_id: str, dim: int
+    ) -> None:
+        """Build the scope's own vector index (once; later calls return at once)."""
+        ...

@@ -28,6 +28,7 @@ SCOPED_TABLES = (
     "vectors",
     "messages",
     "message_vectors",
+    "vector_indexes",
     "blocks",
     "history",
     "jobs",
@@ -97,11 +98,11 @@ MIGRATIONS: list[str] = [
     CREATE INDEX records_tags ON records USING gin (tags);
     CREATE INDEX records_tsv ON records USING gin (tsv);
 
-    -- tenant_id rides on the vector rows so row-level security covers them too
+    -- the scope rides on the vector rows: row-level security covers them, and a large
+    -- scope's HNSW index is partial on its own rows
     CREATE TABLE vectors (
         record_pk BIGINT NOT NULL REFERENCES records (pk) ON DELETE CASCADE,
-        model_id TEXT NOT NULL,
-        tenant_id TEXT NOT NULL,
+        model_id TEXT NOT NULL,{_SCOPE},
         embedding vector NOT NULL,
         PRIMARY KEY (record_pk, model_id)
     );
@@ -130,10 +131,19 @@ MIGRATIONS: list[str] = [
 
     CREATE TABLE message_vectors (
         message_pk BIGINT NOT NULL REFERENCES messages (pk) ON DELETE CASCADE,
-        model_id TEXT NOT NULL,
-        tenant_id TEXT NOT NULL,
+        model_id TEXT NOT NULL,{_SCOPE},
         embedding vector NOT NULL,
         PRIMARY KEY (message_pk, model_id)
+    );
+
+    -- scopes large enough to be searched in the database, each with its own HNSW index
+    CREATE TABLE vector_indexes ({_SCOPE},
+        collection TEXT NOT NULL,
+        model_id TEXT NOT NULL,
+        dim INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (tenant_id, user_id, agent_id, collection, model_id)
     );
 
     CREATE TABLE blocks ({_SCOPE},

@@ -38,6 +38,7 @@ from pagemem.store.pg_base import (
 )
 from pagemem.store.pg_facts import FactsMixin
 from pagemem.store.pg_jobs import JobsMixin
+from pagemem.store.pg_search import SearchMixin
 
 __all__ = ["PostgresStore"]
 
@@ -55,7 +56,7 @@ _COLLECTIONS: dict[str, tuple[str, str, str, str, str, str]] = {
 }
 
 
-class PostgresStore(FactsMixin, AdminMixin, JobsMixin):
+class PostgresStore(SearchMixin, FactsMixin, AdminMixin, JobsMixin):
     """A Store on a PostgreSQL database with the pgvector extension."""
 
     # archival records
@@ -164,8 +165,9 @@ class PostgresStore(FactsMixin, AdminMixin, JobsMixin):
         table, vector_table, fk, _, _, _ = _COLLECTIONS[collection]
         with self._tx(scope.tenant) as conn, conn.cursor() as cursor:
             cursor.executemany(
-                f"INSERT INTO {vector_table} ({fk}, model_id, tenant_id, embedding) "
-                f"SELECT pk, %s, tenant_id, %s FROM {table} WHERE {SCOPE_SQL} AND id = %s "
+                f"INSERT INTO {vector_table} ({fk}, model_id, tenant_id, user_id, agent_id, "
+                f"embedding) SELECT pk, %s, tenant_id, user_id, agent_id, %s FROM {table} "
+                f"WHERE {SCOPE_SQL} AND id = %s "
                 f"ON CONFLICT ({fk}, model_id) DO UPDATE SET embedding = excluded.embedding",
                 [(model_id, vector_param(blob), *key(scope), item) for item, blob in vectors],
             )

@@ -1,0 +1,59 @@
+"""The ranking knobs and what a ranked item carries."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
+
+from pagemem.errors import InvalidInputError
+
+__all__ = ["Ranked", "RetrievalConfig"]
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalConfig:
+    """Ranking knobs; defaults are chosen on the LoCoMo dev split (docs/retrieval.md)."""
+
+    k1: float = 1.2
+    b: float = 0.3
+    neighbour_weight: float = 0.5  # share of the adjacent notes' scores a note inherits
+    neighbour_gap_seconds: float = 6 * 3600  # notes further apart in time are not neighbours
+    speaker_boost: float = 0.6  # when a query names exactly one speaker of the scope
+    lexical_weight: float = 0.5  # share of BM25 in the fused score; the rest is dense
+    centre: float = 1.0  # 1: subtract the scope's mean vector before cosine; 0: plain cosine
+    zscore: float = 0.0  # 1: standardise each signal before fusing; 0: min-max scale
+    rrf: float = 0.0  # > 0: reciprocal-rank fusion with this k (e.g. 60) instead of scores
+    neighbour_lexical: float = 0.0  # 1: share neighbours' BM25 before fusion; 0: after
+    context_weight: float = 1.0  # weight of BM25 over (previous, note, next) read as one passage
+    recency_half_life_days: float = 0.0  # 0: off; else newer notes weigh more, halving per period
+    recency_weight: float = 0.2  # how much of the score recency may take away
+    duplicate_cosine: float = 0.97  # a hit this close to a better one is dropped (1: keep all)
+    ann_threshold: float = 200_000  # live notes in a scope from which HNSW picks candidates
+    ann_candidates: float = 1000  # how many HNSW neighbours are scored exactly
+    # live items in a scope from which a store that can search itself (PostgreSQL) does,
+    # instead of every process holding the scope's index in memory
+    store_search_threshold: float = 100_000
+
+    @classmethod
+    def with_overrides(cls, settings: Iterable[str]) -> RetrievalConfig:
+        """A config from 'knob=value' strings (numbers only), as the CLI takes them."""
+        values: dict[str, float] = {}
+        knobs = {f.name for f in fields(cls) if f.type in ("float", float)}
+        for setting in settings:
+            name, _, raw = setting.partition("=")
+            if name not in knobs:
+                raise InvalidInputError(f"unknown knob {name!r}; knobs: {', '.join(sorted(knobs))}")
+            try:
+                values[name] = float(raw)
+            except ValueError:
+                raise InvalidInputError(f"{name} needs a number, got {raw!r}") from None
+        return cls(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """One ranked item of a collection: its id, fused score and why."""
+
+    id: str
+    score: float
+    explain: str

@@ -1,0 +1,177 @@
+"""Searching a large scope inside PostgreSQL: tsvector over a GIN index for the lexical
+half, pgvector HNSW (cosine) for the dense half, each scope's index partial on its rows.
+
+Small scopes are ranked in each process's memory, exactly as on SQLite; a scope past
+the ranker's threshold would cost every server its whole index in memory, so its
+candidates come from here instead. HNSW indexes are built per large scope only, because
+keeping one over every vector would slow every insert of every small scope.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+from pagemem.models import Scope
+from pagemem.store.base import Candidate, Collection
+from pagemem.store.pg_base import PostgresBase, key, scoped, tsquery, vector_param
+
+__all__ = ["SearchMixin"]
+
+_TABLES = {
+    "records": ("records", "vectors", "record_pk", "NOT t.quarantined"),
+    "recall": ("messages", "message_vectors", "message_pk", "NOT t.in_context"),
+}
+
+
+def _validity(
+    collection: Collection, now: datetime | None, as_of: datetime | None
+) -> tuple[str, list[Any]]:
+    """The same validity rule as in-process search (Ranker._valid), in SQL."""
+    if collection != "records":
+        return "", []
+    if as_of is not None:
+        return (
+            " AND t.valid_from <= %s AND (t.valid_to IS NULL OR %s < t.valid_to) "
+            "AND NOT (t.expired_at IS NOT NULL AND t.valid_to IS NULL)",
+            [as_of, as_of],
+        )
+    if now is not None:
+        return (
+            " AND t.valid_from <= %s AND (t.valid_to IS NULL OR %s < t.valid_to) "
+            "AND t.expired_at IS NULL",
+            [now, now],
+        )
+    return " AND t.expired_at IS NULL", []
+
+
+class SearchMixin(PostgresBase):
+    def search_in_store(
+        self,
+        scope: Scope,
+        collection: Collection,
+        *,
+        words: Sequence[str],
+        vector: bytes | None,
+        model_id: str | None,
+        limit: int,
+        now: datetime | None = None,
+        as_of: datetime | None = None,
+    ) -> list[Candidate]:
+        table, vectors, fk, live = _TABLES[collection]
+        valid, valid_params = _validity(collection, now, as_of)
+        if collection == "records":
+            origin, flags = "t.origin", "t.flags"
+        else:
+            origin, flags = (
+                "CASE t.role WHEN 'assistant' THEN 'agent' ELSE t.role END",
+                "'[]'::jsonb",
+            )
+        columns = (
+            f"t.id, {origin} AS origin, {flags} AS flags, "
+            "extract(epoch FROM t.created_at)::float8 AS created"
+        )
+        found: dict[str, dict[str, Any]] = {}
+        query = tsquery(words)
+        with self._tx(scope.tenant) as conn:
+            if query:
+                rows = conn.execute(
+                    f"SELECT {columns}, ts_rank_cd(t.tsv, q, 1) AS lexical FROM {table} t, "
+                    f"to_tsquery('english', %s) q WHERE {scoped('t')} AND {live} "
+                    f"AND t.tsv @@ q{valid} ORDER BY lexical DESC, t.pk LIMIT %s",
+                    (query, *key(scope), *valid_params, limit),
+                ).fetchall()
+                for row in rows:
+                    found[row["id"]] = {**row, "cosine": None}
+            if vector is not None and model_id is not None:
+                dim = len(vector) // 4
+                # ef_search bounds how many neighbours the index walk returns; iterative
+                # scans go on past rows the filters drop (pgvector >= 0.8)
+                conn.execute(
+                    "SELECT set_config('hnsw.ef_search', %s, true)",
+                    (str(max(40, min(limit, 1000))),),
+                )
+                conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+                # The scope is written as literals so the planner can match the scope's
+                # own partial HNSW index (a generic plan with parameters could not).
+                nearest = sql.SQL(
+                    "SELECT {columns}, 1 - (v.embedding::vector({dim}) <=> %s::vector({dim})) "
+                    "AS cosine FROM {vectors} v JOIN {table} t ON t.pk = v.{fk} "
+                    "WHERE v.tenant_id = {t} AND v.user_id = {u} AND v.agent_id = {a} "
+                    "AND v.model_id = {m} AND {live}{valid} "
+                    "ORDER BY v.embedding::vector({dim}) <=> %s::vector({dim}) LIMIT %s"
+                ).format(
+                    columns=sql.SQL(columns),
+                    dim=sql.Literal(dim),
+                    vectors=sql.Identifier(vectors),
+                    table=sql.Identifier(table),
+                    fk=sql.Identifier(fk),
+                    t=sql.Literal(scope.tenant),
+                    u=sql.Literal(scope.user),
+                    a=sql.Literal(scope.agent or ""),
+                    m=sql.Literal(model_id),
+                    live=sql.SQL(live),
+                    valid=sql.SQL(valid),
+                )
+                rows = conn.execute(
+                    nearest,
+                    (vector_param(vector), *valid_params, vector_param(vector), limit),
+                ).fetchall()
+                for row in rows:
+                    entry = found.setdefault(row["id"], {**row, "lexical": 0.0})
+                    entry["cosine"] = row["cosine"]
+        return [
+            Candidate(
+                id=item,
+                lexical=float(row["lexical"] or 0.0),
+                cosine=None if row["cosine"] is None else float(row["cosine"]),
+                origin=row["origin"],
+                flags=tuple(row["flags"]),
+                created_at=row["created"],
+            )
+            for item, row in found.items()
+        ]
+
+    def ensure_vector_index(
+        self, scope: Scope, collection: Collection, model_id: str, dim: int
+    ) -> None:
+        vectors = _TABLES[collection][1]
+        with self._tx(scope.tenant) as conn:
+            known = conn.execute(
+                "SELECT name FROM vector_indexes WHERE tenant_id = %s AND user_id = %s "
+                "AND agent_id = %s AND collection = %s AND model_id = %s",
+                (*key(scope), collection, model_id),
+            ).fetchone()
+        if known is not None:
+            return
+        digest = hashlib.sha256("\x1f".join([*key(scope), collection, model_id]).encode())
+        name = f"{vectors}_hnsw_{digest.hexdigest()[:24]}"
+        tenant, user, agent = key(scope)
+        # DDL needs the table owner: the login itself, not the role the pool acts as.
+        with psycopg.connect(self.url, autocommit=True) as owner:
+            owner.execute(
+                sql.SQL(
+                    "CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON {table} USING hnsw "
+                    "((embedding::vector({dim})) vector_cosine_ops) WHERE tenant_id = {t} "
+                    "AND user_id = {u} AND agent_id = {a} AND model_id = {m}"
+                ).format(
+                    name=sql.Identifier(name),
+                    table=sql.Identifier(vectors),
+                    dim=sql.Literal(dim),
+                    t=sql.Literal(tenant),
+                    u=sql.Literal(user),
+                    a=sql.Literal(agent),
+                    m=sql.Literal(model_id),
+                )
+            )
+        with self._tx(scope.tenant) as conn:
+            conn.execute(
+                "INSERT INTO vector_indexes (tenant_id, user_id, agent_id, collection, model_id, "
+                "dim, name) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (*key(scope), collection, model_id, dim, name),
+            )

@@ -1,0 +1,108 @@
+"""Large scopes on PostgreSQL are searched in the database (tsvector + GIN, a partial
+HNSW index of their own); small ones stay in memory. Both must find the same notes."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+from pagemem import Memory
+from pagemem.retrieval.ranker import RetrievalConfig
+
+from ..conftest import ticking_clock
+
+NOTES = [
+    "Priya's dog is named Miso",
+    "Priya prefers aisle seats on long flights",
+    "The quarterly report is due on Friday",
+    "Sam is allergic to peanuts",
+    "Priya moved to Lisbon in March",
+    "The office wifi password changed last week",
+    "Ana plays the cello on Sundays",
+    "Priya's sister lives in Porto",
+] * 4
+
+
+CLOCK = ticking_clock()  # one clock for every memory here, so "now" is past every write
+
+
+def _memory(url: str, threshold: float) -> Memory:
+    config = RetrievalConfig(store_search_threshold=threshold)
+    return Memory(url, clock=CLOCK, retrieval=config)
+
+
+def test_a_large_scope_is_searched_in_the_database(postgres_url: str) -> None:
+    small = _memory(postgres_url, threshold=10_000)
+    me = small.scope("acme", "priya")
+    for i, text in enumerate(NOTES):
+        me.archive.insert(f"{text} (note {i})", origin="user", kind="episodic")
+    other = small.scope("globex", "priya")
+    other.archive.insert("Priya's dog is named Rex", origin="user")
+    queries = ["what is the dog called", "seat preference", "peanut allergy", "Lisbon"]
+    in_memory = {q: [h.record.text for h in me.archive.search(q, k=3)] for q in queries}
+
+    large = _memory(postgres_url, threshold=10)
+    them = large.scope("acme", "priya")
+    in_store = {q: [h.record.text for h in them.archive.search(q, k=3)] for q in queries}
+    assert (them.scope, "records") in large.ranker._in_store
+    for query in queries:  # the same best note either way
+        assert in_store[query][0].split(" (")[0] == in_memory[query][0].split(" (")[0]
+        assert all("Rex" not in text for text in in_store[query])  # never another tenant's
+    hit = them.archive.search("dog", k=1)[0]
+    assert hit.explain.startswith("store ")
+
+    # the scope got its own HNSW index, and the planner uses it and the GIN index
+    with psycopg.connect(postgres_url) as conn:
+        names = [r[0] for r in conn.execute("SELECT name FROM vector_indexes")]
+        assert len(names) == 1
+        assert conn.execute(
+            "SELECT count(*) FROM pg_indexes WHERE indexname = %s", (names[0],)
+        ).fetchone() == (1,)
+        conn.execute("SET enable_seqscan = off")
+        plan = "\n".join(
+            r[0]
+            for r in conn.execute(
+                "EXPLAIN SELECT record_pk FROM vectors WHERE tenant_id = 'acme' AND user_id = "
+                "'priya' AND agent_id = '' AND model_id = %s ORDER BY embedding::vector(384) "
+                "<=> (SELECT embedding::vector(384) FROM vectors LIMIT 1) LIMIT 5",
+                (large.ranker.embedder_id,),
+            )
+        )
+        assert names[0] in plan
+        plan = "\n".join(
+            r[0]
+            for r in conn.execute(
+                "EXPLAIN SELECT id FROM records WHERE tsv @@ to_tsquery('english', 'dog')"
+            )
+        )
+        assert "records_tsv" in plan
+
+    # writes keep working, and are found, while the scope is searched in the store
+    rid = them.archive.insert("Priya adopted a kitten called Tofu", origin="user")
+    assert them.archive.search("kitten", k=1)[0].record.id == rid
+    them.archive.delete(rid)
+    assert all(h.record.id != rid for h in them.archive.search("kitten", k=5))
+    # a restatement still merges (consolidation asks the store for similar facts)
+    again = them.archive.insert("Priya adopted a kitten called Tofu", origin="user")
+    assert them.archive.insert("Priya adopted a kitten called Tofu", origin="user") == again
+    small.close()
+    large.close()
+
+
+@pytest.mark.parametrize("when", ["now", "as_of"])
+def test_validity_is_applied_in_the_database_too(postgres_url: str, when: str) -> None:
+    memory = _memory(postgres_url, threshold=3)
+    me = memory.scope("acme", "priya")
+    for n in range(5):
+        me.archive.insert(f"filler fact number {n}", origin="user", kind="episodic")
+    first = me.archive.insert("home city is Seattle", key="user.home_city", origin="user")
+    middle = memory.now()
+    second = me.archive.insert("home city is Austin", key="user.home_city", origin="user")
+    if when == "now":
+        assert [
+            h.record.id for h in me.archive.search("home city", k=5) if "city" in h.record.text
+        ] == [second]
+    else:
+        found = me.archive.search("home city", k=5, as_of=middle)
+        assert [h.record.id for h in found if "city" in h.record.text] == [first]
+    memory.close()
