@@ -12,6 +12,7 @@ import psycopg
 from pagemem.errors import InvalidInputError
 from pagemem.models import RetentionRule, Scope
 from pagemem.store.base import ScopeDump
+from pagemem.store.common import calls_json, highest_id, rules_from, rules_json, text_hash
 from pagemem.store.pg_base import (
     ANY_TENANT,
     INSERT_RECORD,
@@ -19,10 +20,8 @@ from pagemem.store.pg_base import (
     PostgresBase,
     Row,
     aware,
-    calls_json,
     key,
     record_params,
-    text_hash,
 )
 
 __all__ = ["AdminMixin"]
@@ -89,18 +88,10 @@ class AdminMixin(PostgresBase):
         rows = self._read(scope, f"SELECT retention FROM scopes WHERE {SCOPE_SQL}", key(scope))
         if not rows:
             return []
-        return [
-            RetentionRule(item["what"], item["max_age_days"], tuple(item["origins"]))
-            for item in rows[0]["retention"]
-        ]
+        return rules_from(rows[0]["retention"])
 
     def set_retention(self, scope: Scope, rules: Sequence[RetentionRule]) -> None:
-        value = json.dumps(
-            [
-                {"what": r.what, "max_age_days": r.max_age_days, "origins": list(r.origins)}
-                for r in rules
-            ]
-        )
+        value = rules_json(rules)
         with self._tx(scope.tenant) as conn:
             conn.execute(
                 "INSERT INTO scopes (tenant_id, user_id, agent_id, retention) "
@@ -180,13 +171,6 @@ def _contents(conn: psycopg.Connection[Row], scope: Scope) -> list[str]:
     return found
 
 
-def _highest(prefix: str, ids: list[str], dump: ScopeDump) -> int:
-    """The highest id number used, counting ids only history remembers (deleted ones)."""
-    seen = [*ids, *(e.target_id for e in dump.history)]
-    numbers = [int(i[1:]) for i in seen if i[:1] == prefix and i[1:].isdigit() and len(i) < 20]
-    return max(numbers, default=0)
-
-
 def _restore(
     conn: psycopg.Connection[Row], scope: Scope, dump: ScopeDump, *, actor: str, at: datetime
 ) -> None:
@@ -261,10 +245,6 @@ def _restore(
         "after, actor) VALUES (%s, %s, %s, %s, 'import', 'scope', %s, NULL, NULL, %s)",
         (*scope_key, aware(at), str(scope), actor),
     )
-    rules = [
-        {"what": r.what, "max_age_days": r.max_age_days, "origins": list(r.origins)}
-        for r in dump.retention
-    ]
     # Counters move past every restored id so new ones never collide; revisions move so
     # any loaded index reloads.
     conn.execute(
@@ -273,12 +253,12 @@ def _restore(
         "summary_at = %s, retention = %s, record_revision = record_revision + 1, "
         f"message_revision = message_revision + 1 WHERE {SCOPE_SQL}",
         (
-            _highest("a", [r.id for r in dump.records], dump),
-            _highest("m", [m.id for m in dump.messages], dump),
+            highest_id("a", [r.id for r in dump.records], dump),
+            highest_id("m", [m.id for m in dump.messages], dump),
             dump.summary,
             json.dumps(list(dump.summary_sources)),
             aware(at) if dump.summary else None,
-            json.dumps(rules),
+            rules_json(dump.retention),
             *scope_key,
         ),
     )

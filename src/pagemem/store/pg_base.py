@@ -8,12 +8,10 @@ the policy is the net under them.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict
 from datetime import datetime
 from typing import Any, cast
 
@@ -26,6 +24,7 @@ from psycopg_pool import ConnectionPool
 from pagemem.errors import InvalidInputError
 from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, ToolCall
 from pagemem.store.base import MessageFilter, NewRecord, RecordFilter
+from pagemem.store.common import stored, text_hash
 from pagemem.store.pg_schema import APP_ROLE, migrate
 
 __all__ = ["ANY_TENANT", "PostgresBase"]
@@ -50,10 +49,6 @@ def key(scope: Scope) -> tuple[str, str, str]:
 
 def scoped(alias: str) -> str:
     return f"{alias}.tenant_id = %s AND {alias}.user_id = %s AND {alias}.agent_id = %s"
-
-
-def text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def aware(value: datetime) -> datetime:
@@ -117,10 +112,6 @@ def block_of(row: Row) -> Block:
         updated_at=row["updated_at"],
         description=row["description"],
     )
-
-
-def calls_json(calls: Sequence[ToolCall]) -> str | None:
-    return json.dumps([asdict(call) for call in calls]) if calls else None
 
 
 def record_where(scope: Scope, where: RecordFilter) -> tuple[str, list[Any]]:
@@ -315,25 +306,7 @@ class PostgresBase:
                 [(*key(scope), r.created_at, i, r.text, actor) for i, r in pairs],
             )
         self._bump(conn, scope, "record_revision", sum(not r.quarantined for r in records))
-        return [
-            Record(
-                id=record_id,
-                scope=scope,
-                text=r.text,
-                kind=r.kind,
-                origin=r.origin,
-                source=r.source,
-                created_at=r.created_at,
-                valid_from=r.valid_from,
-                valid_to=r.valid_to,
-                tags=r.tags,
-                metadata=r.metadata,
-                flags=r.flags,
-                quarantined=r.quarantined,
-                key=r.key,
-            )
-            for record_id, r in zip(ids, records, strict=True)
-        ]
+        return [stored(record_id, scope, r) for record_id, r in pairs]
 
     def _enqueue(
         self,

@@ -18,6 +18,7 @@ import numpy as np
 
 from pagemem.models import Block, HistoryEntry, Message, Record, Role, Scope, ToolCall
 from pagemem.store.base import Collection, IndexRow, MessageFilter, NewRecord, RecordFilter
+from pagemem.store.common import calls_json, text_hash
 from pagemem.store.pg_admin import AdminMixin
 from pagemem.store.pg_base import (
     MESSAGE_COLUMNS,
@@ -25,14 +26,12 @@ from pagemem.store.pg_base import (
     SCOPE_SQL,
     aware,
     block_of,
-    calls_json,
     key,
     message_of,
     message_where,
     record_of,
     record_where,
     scoped,
-    text_hash,
     tsquery,
     vector_param,
 )

@@ -22,6 +22,8 @@ from pagemem.store.base import (
     NewRecord,
     RecordFilter,
 )
+from pagemem.store.common import calls_json
+from pagemem.store.common import text_hash as _text_hash
 from pagemem.store.sqlite_admin import AdminMixin
 from pagemem.store.sqlite_base import SQLiteBase
 from pagemem.store.sqlite_facts import FactsMixin
@@ -39,9 +41,7 @@ from pagemem.store.sqlite_rows import (
     _record,
     _record_where,
     _scoped,
-    _text_hash,
     _ts,
-    calls_json,
     match_expression,
 )
 

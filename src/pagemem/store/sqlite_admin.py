@@ -9,6 +9,7 @@ from typing import Any
 
 from pagemem.models import RetentionRule, Scope
 from pagemem.store.base import ScopeDump
+from pagemem.store.common import rules_from, rules_json
 from pagemem.store.sqlite_base import SQLiteBase
 from pagemem.store.sqlite_restore import restore_scope
 from pagemem.store.sqlite_rows import _SCOPE_SQL, _key, _ts
@@ -78,18 +79,10 @@ class AdminMixin(SQLiteBase):
         rows = self._read(f"SELECT retention FROM scopes WHERE {_SCOPE_SQL}", _key(scope))
         if not rows:
             return []
-        return [
-            RetentionRule(item["what"], item["max_age_days"], tuple(item["origins"]))
-            for item in json.loads(rows[0][0])
-        ]
+        return rules_from(json.loads(rows[0][0]))
 
     def set_retention(self, scope: Scope, rules: Sequence[RetentionRule]) -> None:
-        value = json.dumps(
-            [
-                {"what": r.what, "max_age_days": r.max_age_days, "origins": list(r.origins)}
-                for r in rules
-            ]
-        )
+        value = rules_json(rules)
         with self._write() as conn:
             conn.execute(
                 "INSERT INTO scopes (tenant_id, user_id, agent_id, retention) VALUES (?, ?, ?, ?) "

@@ -18,6 +18,7 @@ from typing import Any
 
 from pagemem.models import Record, Scope
 from pagemem.store.base import NewRecord
+from pagemem.store.common import stored
 from pagemem.store.schema import MIGRATIONS
 from pagemem.store.sqlite_rows import (
     _RECORD_COLUMNS,
@@ -153,7 +154,7 @@ class SQLiteBase:
         """Insert inside the caller's transaction."""
         if not records:
             return []
-        stored: list[Record] = []
+        kept: list[Record] = []
         last = self._next_id(conn, scope, "next_record", len(records))
         for number, record in enumerate(records, start=last - len(records) + 1):
             record_id = f"a{number}"
@@ -169,26 +170,9 @@ class SQLiteBase:
                 after=record.text,
                 actor=actor,
             )
-            stored.append(
-                Record(
-                    id=record_id,
-                    scope=scope,
-                    text=record.text,
-                    kind=record.kind,
-                    origin=record.origin,
-                    source=record.source,
-                    created_at=record.created_at,
-                    valid_from=record.valid_from,
-                    valid_to=record.valid_to,
-                    tags=record.tags,
-                    metadata=record.metadata,
-                    flags=record.flags,
-                    quarantined=record.quarantined,
-                    key=record.key,
-                )
-            )
+            kept.append(stored(record_id, scope, record))
         self._bump_revision(conn, scope, sum(not r.quarantined for r in records))
-        return stored
+        return kept
 
     def _enqueue(
         self, conn: sqlite3.Connection, scope: Scope, kind: str, payload: dict[str, Any], at: str

@@ -9,12 +9,12 @@ from datetime import datetime
 from pagemem.errors import InvalidInputError
 from pagemem.models import Scope
 from pagemem.store.base import ScopeDump
+from pagemem.store.common import calls_json, highest_id, rules_json
+from pagemem.store.common import text_hash as _text_hash
 from pagemem.store.sqlite_rows import (
     _key,
     _scoped,
-    _text_hash,
     _ts,
-    calls_json,
     insert_record_row,
 )
 
@@ -40,13 +40,6 @@ def _contents(conn: sqlite3.Connection, scope: Scope) -> list[str]:
     if summary is not None and summary[0]:
         found.append("a summary")
     return found
-
-
-def _highest(prefix: str, ids: list[str], dump: ScopeDump) -> int:
-    """The highest id number used, counting ids only history remembers (deleted ones)."""
-    seen = [*ids, *(e.target_id for e in dump.history)]
-    numbers = [int(i[1:]) for i in seen if i[:1] == prefix and i[1:].isdigit() and len(i) < 20]
-    return max(numbers, default=0)
 
 
 def restore_scope(
@@ -112,10 +105,6 @@ def restore_scope(
         "after, actor) VALUES (?, ?, ?, ?, 'import', 'scope', ?, NULL, NULL, ?)",
         (*key, _ts(at), str(scope), actor),
     )
-    rules = [
-        {"what": r.what, "max_age_days": r.max_age_days, "origins": list(r.origins)}
-        for r in dump.retention
-    ]
     # Counters move past every restored id so new ones never collide; revisions move so
     # any loaded index reloads.
     conn.execute(
@@ -124,12 +113,12 @@ def restore_scope(
         "record_revision = record_revision + 1, message_revision = message_revision + 1 "
         f"WHERE {_scoped('scopes')}",
         (
-            _highest("a", [r.id for r in dump.records], dump),
-            _highest("m", [m.id for m in dump.messages], dump),
+            highest_id("a", [r.id for r in dump.records], dump),
+            highest_id("m", [m.id for m in dump.messages], dump),
             dump.summary,
             json.dumps(list(dump.summary_sources)),
             _ts(at) if dump.summary else None,
-            json.dumps(rules),
+            rules_json(dump.retention),
             *key,
         ),
     )

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any, cast
 
 from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, ToolCall
 from pagemem.store.base import MessageFilter, NewRecord, RecordFilter
+from pagemem.store.common import text_hash as _text_hash
 
 _TS = "%Y-%m-%dT%H:%M:%S.%fZ"
 _SCOPE_SQL = "tenant_id = ? AND user_id = ? AND agent_id = ?"
@@ -59,10 +58,6 @@ _COLLECTIONS: dict[str, tuple[str, str, str, str, str, str]] = {
 }
 
 
-def _text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def _key(scope: Scope) -> tuple[str, str, str]:
     return (scope.tenant, scope.user, scope.agent or "")
 
@@ -108,10 +103,6 @@ def _message(row: sqlite3.Row) -> Message:
         evicted_at=_dt(row["evicted_at"]),
         tool_calls=tuple(ToolCall(**call) for call in json.loads(row["tool_calls"] or "[]")),
     )
-
-
-def calls_json(calls: Sequence[ToolCall]) -> str | None:
-    return json.dumps([asdict(call) for call in calls]) if calls else None
 
 
 def _block(row: sqlite3.Row) -> Block:

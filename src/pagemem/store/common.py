@@ -1,0 +1,64 @@
+"""What both backends compute the same way, kept in one place."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from pagemem.models import Record, RetentionRule, Scope, ToolCall
+from pagemem.store.base import NewRecord, ScopeDump
+
+__all__ = ["calls_json", "highest_id", "rules_from", "rules_json", "stored", "text_hash"]
+
+
+def text_hash(text: str) -> str:
+    """Finds an identical note's vector without comparing texts."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def calls_json(calls: Sequence[ToolCall]) -> str | None:
+    return json.dumps([asdict(call) for call in calls]) if calls else None
+
+
+def rules_json(rules: Iterable[RetentionRule]) -> str:
+    return json.dumps(
+        [
+            {"what": r.what, "max_age_days": r.max_age_days, "origins": list(r.origins)}
+            for r in rules
+        ]
+    )
+
+
+def rules_from(items: Iterable[dict[str, Any]]) -> list[RetentionRule]:
+    return [RetentionRule(i["what"], i["max_age_days"], tuple(i["origins"])) for i in items]
+
+
+def highest_id(prefix: str, ids: list[str], dump: ScopeDump) -> int:
+    """The highest id number a restored scope used, counting ids only history remembers
+    (deleted ones), so new ids never repeat them."""
+    seen = [*ids, *(e.target_id for e in dump.history)]
+    numbers = [int(i[1:]) for i in seen if i[:1] == prefix and i[1:].isdigit() and len(i) < 20]
+    return max(numbers, default=0)
+
+
+def stored(record_id: str, scope: Scope, r: NewRecord) -> Record:
+    """The record a store hands back for a new row it just wrote."""
+    return Record(
+        id=record_id,
+        scope=scope,
+        text=r.text,
+        kind=r.kind,
+        origin=r.origin,
+        source=r.source,
+        created_at=r.created_at,
+        valid_from=r.valid_from,
+        valid_to=r.valid_to,
+        tags=r.tags,
+        metadata=r.metadata,
+        flags=r.flags,
+        quarantined=r.quarantined,
+        key=r.key,
+    )
