@@ -303,3 +303,18 @@ def test_insert_many_is_all_or_nothing(me: ScopedMemory) -> None:
 def test_list_refuses_an_offset_past_what_sqlite_can_hold(me: ScopedMemory) -> None:
     with pytest.raises(InvalidInputError, match="offset must be a whole number from 0"):
         me.archive.list(offset=2**70)
+
+
+def test_values_no_backend_can_hold_are_refused_and_nothing_is_written(
+    me: ScopedMemory, mem: Memory
+) -> None:
+    with pytest.raises(InvalidInputError, match="NUL"):
+        me.archive.insert("fine text", metadata={"note": "bad\x00value"})
+    with pytest.raises(InvalidInputError, match="NUL"):
+        me.archive.insert("fine text", metadata={"bad\x00key": 1})
+    with pytest.raises(InvalidInputError, match="NUL"):
+        me.archive.insert("bad\x00text")
+    with pytest.raises(InvalidInputError):
+        mem.scope("ac\x00me", "priya")
+    assert me.archive.count() == 0
+    assert me.archive.insert("fine text", metadata={"note": "a \\u0000 lookalike"}) == "a1"

@@ -264,6 +264,8 @@ class Archive:
             json.dumps(meta, allow_nan=False)
         except (TypeError, ValueError) as exc:
             raise InvalidInputError(f"metadata must be JSON-serialisable: {exc}") from None
+        if _has_nul(meta):  # PostgreSQL cannot hold it; refused on every backend alike
+            raise InvalidInputError("metadata contains a NUL character")
         now = owner.memory.now()
         start = aware(valid_from, "valid_from") or now
         end = aware(valid_to, "valid_to")
@@ -420,3 +422,13 @@ class Archive:
             start=aware(start, "start"),
             end=aware(end, "end"),
         )
+
+
+def _has_nul(value: object) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(_has_nul(item) for item in value)
+    return False

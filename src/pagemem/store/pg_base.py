@@ -196,9 +196,12 @@ class PostgresBase:
                 held.execute("SELECT set_config('pagemem.tenant', %s, true)", (tenant,))
                 yield held
             return
-        with self._pool.connection() as conn:
-            conn.execute("SELECT set_config('pagemem.tenant', %s, true)", (tenant,))
-            yield cast(psycopg.Connection[Row], conn)
+        try:
+            with self._pool.connection() as conn:
+                conn.execute("SELECT set_config('pagemem.tenant', %s, true)", (tenant,))
+                yield cast(psycopg.Connection[Row], conn)
+        except psycopg.DataError as exc:  # a value PostgreSQL cannot hold; nothing written
+            raise InvalidInputError(f"PostgreSQL refused a value: {exc}".strip()) from None
 
     @contextmanager
     def scope_lock(self, scope: Scope) -> Iterator[None]:
