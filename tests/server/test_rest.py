@@ -29,8 +29,9 @@ def start(app: object) -> tuple[str, uvicorn.Server, threading.Thread]:
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[str, Memory]]:
-    memory = Memory(tmp_path / "m.db", embedder=None)
+def served(db_target: str) -> Iterator[tuple[str, Memory]]:
+    """The REST server on each backend in turn."""
+    memory = Memory(db_target, embedder=None)
     base, server, thread = start(create_app(memory, max_body=64_000))
     yield base, memory
     while _OPEN:

@@ -160,7 +160,7 @@ def vector_param(blob: bytes) -> np.ndarray[Any, np.dtype[np.float32]]:
 class PostgresBase:
     """The pool and the helpers the store's parts build on."""
 
-    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 8) -> None:
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 16) -> None:
         self.url = url
         self._local = threading.local()
         try:
