@@ -50,6 +50,10 @@ def test_a_large_scope_is_searched_in_the_database(postgres_url: str) -> None:
         assert all("Rex" not in text for text in in_store[query])  # never another tenant's
     hit = them.archive.search("dog", k=1)[0]
     assert hit.explain.startswith("store ")
+    # a metadata filter is applied in the database, before ranking
+    tagged = them.archive.insert("Priya's neighbour has a dog too", tags=["neighbours"])
+    found = them.archive.search("dog", k=3, tags=["neighbours"])
+    assert [h.record.id for h in found] == [tagged]
 
     # the scope got its own HNSW index, and the planner uses it and the GIN index
     with psycopg.connect(postgres_url) as conn:

@@ -44,6 +44,7 @@ class InStore:
         limit: int,
         now: datetime | None,
         as_of: datetime | None,
+        only: set[str] | None = None,
     ) -> tuple[list[Candidate], Vectors | None]:
         vector = self.embedder.embed([text], role=role)[0] if self.embedder else None
         found = self.store.search_in_store(
@@ -55,6 +56,7 @@ class InStore:
             limit=limit,
             now=now,
             as_of=as_of,
+            only=None if only is None else sorted(only),
         )
         return found, vector
 
@@ -73,9 +75,9 @@ class InStore:
         trust and recency. (Neighbour sharing and the speaker boost need the whole scope in
         memory and are not applied.)"""
         depth = max(4 * k + 50, int(self.config.ann_candidates) // 5)
-        found, _ = self._candidates(scope, query, "query", collection, depth, now, as_of)
-        if allowed is not None:
-            found = [c for c in found if c.id in allowed]
+        if allowed is not None and not allowed:
+            return []
+        found, _ = self._candidates(scope, query, "query", collection, depth, now, as_of, allowed)
         if not found:
             return []
         lexical = by_max(np.asarray([c.lexical for c in found], dtype=np.float64))

@@ -395,9 +395,11 @@ class StoreSearch(Protocol):
         limit: int,
         now: datetime | None = None,
         as_of: datetime | None = None,
+        only: Sequence[str] | None = None,
     ) -> list[Candidate]:
         """The best `limit` items by text rank and the nearest `limit` by vector, merged;
-        archival notes filtered to those valid `now` (or `as_of`), as in-process search."""
+        archival notes filtered to those valid `now` (or `as_of`), as in-process search;
+        with `only`, among those ids alone."""
         ...
 
     def ensure_vector_index(

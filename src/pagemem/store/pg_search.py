@@ -62,9 +62,13 @@ class SearchMixin(PostgresBase):
         limit: int,
         now: datetime | None = None,
         as_of: datetime | None = None,
+        only: Sequence[str] | None = None,
     ) -> list[Candidate]:
         table, vectors, fk, live = _TABLES[collection]
         valid, valid_params = _validity(collection, now, as_of)
+        if only is not None:  # a metadata filter's survivors: rank among them alone
+            valid += " AND t.id = ANY(%s)"
+            valid_params.append(list(only))
         if collection == "records":
             origin, flags = "t.origin", "t.flags"
         else:
