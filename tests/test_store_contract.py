@@ -318,3 +318,30 @@ def test_values_no_backend_can_hold_are_refused_and_nothing_is_written(
         mem.scope("ac\x00me", "priya")
     assert me.archive.count() == 0
     assert me.archive.insert("fine text", metadata={"note": "a \\u0000 lookalike"}) == "a1"
+
+
+def test_api_keys_and_agents_are_listed_for_moving_a_memory(mem: Memory) -> None:
+    live = mem.issue_api_key("acme", label="web")
+    gone = mem.issue_api_key("globex")
+    assert mem.revoke_api_key(gone)
+    keys = mem.store.api_keys()
+    assert [(k.tenant, k.label, k.revoked_at is None) for k in keys] == [
+        ("acme", "web", True),
+        ("globex", "", False),
+    ]
+    assert mem.tenant_for_api_key(live) == "acme"
+    with pytest.raises(InvalidInputError, match="already stored"):
+        mem.store.add_api_key(keys[0].key_hash, "globex", label="", at=mem.now())
+    assert mem.tenant_for_api_key(live) == "acme"  # the refused copy changed nothing
+    revoked = datetime(2026, 1, 2, tzinfo=UTC)
+    mem.store.add_api_key("f" * 64, "initech", label="old", at=mem.now(), revoked_at=revoked)
+    assert mem.store.api_keys()[-1].revoked_at == revoked
+    assert mem.store.tenant_for_key("f" * 64) is None
+
+    mem.store.put_agent("acme", "priya", "bot", {"max_tokens": 10}, at=mem.now())
+    mem.store.put_agent("acme", "priya", "bot", {"max_tokens": 20}, at=mem.now())
+    mem.store.put_agent("acme", "ari", "bot", {}, at=mem.now())
+    assert [(a.user, a.name, a.settings) for a in mem.store.agents()] == [
+        ("ari", "bot", {}),
+        ("priya", "bot", {"max_tokens": 20}),
+    ]

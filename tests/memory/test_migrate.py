@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pagemem import Memory
 from pagemem.cli import cli
+from pagemem.errors import InvalidInputError
 from pagemem.memory.migrate import checksum, dump_scope
 from pagemem.models import RetentionRule
 
 from ..conftest import ticking_clock
 
 
-def _fill(path: Path) -> None:
+def _fill(path: Path) -> tuple[str, str]:
+    """Fill a memory; return an API key that works and one that was revoked."""
     with Memory(path, clock=ticking_clock()) as memory:
         for user in ("priya", "sam"):
             me = memory.scope("acme", user)
@@ -31,14 +34,21 @@ def _fill(path: Path) -> None:
             me.blocks.set("human", f"Name: {user}", limit=100)
             me.retention.set([RetentionRule("notes", 30, ("web",))])
         memory.scope("globex", "zoe", "bot").archive.insert("zoe likes tea", origin="user")
+        settings = {"system": "You are Bot.", "max_tokens": 4000}
+        memory.store.put_agent("globex", "zoe", "bot", settings, at=memory.now())
+        live = memory.issue_api_key("acme", label="web")
+        revoked = memory.issue_api_key("globex")
+        memory.revoke_api_key(revoked)
+        return live, revoked
 
 
 def test_sqlite_to_postgres_and_back_is_exact(tmp_path: Path, postgres_url: str) -> None:
     source = tmp_path / "m.db"
-    _fill(source)
+    live, revoked = _fill(source)
     run = CliRunner().invoke(cli, ["migrate", "--from", str(source), "--to", postgres_url])
     assert run.exit_code == 0, run.output
     assert "migrated 3 scopes" in run.output
+    assert "2 API keys, 1 agents" in run.output
     assert "counts and checksums match" in run.output
     back = tmp_path / "back.db"
     run = CliRunner().invoke(cli, ["migrate", "--from", postgres_url, "--to", str(back)])
@@ -67,6 +77,19 @@ def test_sqlite_to_postgres_and_back_is_exact(tmp_path: Path, postgres_url: str)
         assert me.archive.insert("a new note") == "a6"  # ids go on past the deleted a5
         assert me.recall.append("user", "new turn").id == "m7"
         assert any(e.op == "delete" and e.before is None for e in me.history())
+        # REST clients keep working: the key still opens its tenant, the revoked one nothing
+        for m in (b, c):
+            assert m.tenant_for_api_key(live) == "acme"
+            assert m.tenant_for_api_key(revoked) is None
+            assert [(k.tenant, k.label) for k in m.store.api_keys()] == [
+                ("acme", "web"),
+                ("globex", ""),
+            ]
+            assert m.store.get_agent("globex", "zoe", "bot") == {
+                "system": "You are Bot.",
+                "max_tokens": 4000,
+            }
+        assert a.store.agents() == b.store.agents() == c.store.agents()
 
 
 def test_a_target_that_holds_the_scopes_is_refused_before_anything_is_written(
@@ -82,6 +105,26 @@ def test_a_target_that_holds_the_scopes_is_refused_before_anything_is_written(
     with Memory(postgres_url, embedder=None) as target:
         assert [str(s) for s in target.store.list_scopes()] == ["acme/sam"]
         assert target.scope("acme", "sam").archive.count() == 1
+
+
+def test_a_key_the_target_holds_for_another_tenant_is_refused_before_anything_is_written(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    source = tmp_path / "m.db"
+    _fill(source)
+    with Memory(source) as memory:
+        stored = memory.store.api_keys()[0]
+    with Memory(postgres_url, embedder=None) as target:
+        target.store.add_api_key(stored.key_hash, "globex", label="", at=stored.created_at)
+    run = CliRunner().invoke(cli, ["migrate", "--from", str(source), "--to", postgres_url])
+    assert run.exit_code == 1
+    assert "already holds 1 of these API keys" in run.output
+    with Memory(postgres_url, embedder=None) as target:
+        assert target.store.list_scopes() == []
+        assert len(target.store.api_keys()) == 1
+        # the same hash twice is a clear error, not a database exception
+        with pytest.raises(InvalidInputError, match="already stored"):
+            target.store.add_api_key(stored.key_hash, "acme", label="", at=stored.created_at)
 
 
 def test_bad_arguments(tmp_path: Path) -> None:

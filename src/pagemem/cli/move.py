@@ -38,8 +38,9 @@ __all__ = ["migrate"]
     help="Copy the stored vectors of the bundled model too (else they are recomputed).",
 )
 def migrate(source: Path | str, target: Path | str, vectors: bool) -> None:
-    """Copy every scope (notes, messages, blocks, summary, history, retention, vectors)
-    and check counts and a checksum of each scope on both sides."""
+    """Copy every scope (notes, messages, blocks, summary, history, retention, vectors),
+    the API keys and the named agents, and check counts and a checksum of each scope on
+    both sides."""
     if str(source) == str(target):
         raise click.BadParameter("--from and --to name the same memory", param_hint="--to")
     try:
@@ -60,7 +61,7 @@ def migrate(source: Path | str, target: Path | str, vectors: bool) -> None:
         destination.close()
     click.echo(
         f"migrated {done.scopes} scopes: {done.notes} notes, {done.messages} messages, "
-        f"{done.blocks} blocks, {done.history} history entries, {done.vectors} vectors; "
-        "counts and checksums match",
+        f"{done.blocks} blocks, {done.history} history entries, {done.vectors} vectors, "
+        f"{done.api_keys} API keys, {done.agents} agents; counts and checksums match",
         file=sys.stdout,
     )

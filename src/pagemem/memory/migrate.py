@@ -2,7 +2,9 @@
 
 Every scope is read whole from the source and restored into the target in one
 transaction, ids, history and stored vectors included; then both sides are
-counted and checksummed scope by scope, and any difference is an error.
+counted and checksummed scope by scope, and any difference is an error. The REST
+server's API keys (hashes, revoked ones too) and named agents' settings go with
+them, so clients keep working against the new store.
 """
 
 from __future__ import annotations
@@ -16,7 +18,15 @@ from datetime import UTC, datetime
 from pagemem.consolidate import slot_signature
 from pagemem.errors import InvalidInputError
 from pagemem.models import Scope
-from pagemem.store.base import Collection, MessageFilter, RecordFilter, ScopeDump, Store
+from pagemem.store.base import (
+    AgentEntry,
+    ApiKey,
+    Collection,
+    MessageFilter,
+    RecordFilter,
+    ScopeDump,
+    Store,
+)
 
 __all__ = ["Migration", "checksum", "dump_scope", "migrate"]
 
@@ -33,6 +43,8 @@ class Migration:
     blocks: int = 0
     history: int = 0
     vectors: int = 0
+    api_keys: int = 0
+    agents: int = 0
     checksums: dict[str, str] = field(default_factory=dict)
 
 
@@ -138,6 +150,7 @@ def migrate(
             f"the target already holds {len(taken)} of these scopes ({', '.join(sorted(taken)[:5])}"
             f"{', ...' if len(taken) > 5 else ''}); migrate into an empty memory"
         )
+    keys, agents = _new_keys(source, target), _new_agents(source, target)
     for scope in scopes:
         dump = dump_scope(source, scope)
         target.restore(scope, dump, actor=actor, at=datetime.now(UTC))
@@ -163,4 +176,65 @@ def migrate(
         report.checksums[str(scope)] = expected
         if progress is not None:
             progress(scope)
+    for key in keys:
+        target.add_api_key(
+            key.key_hash, key.tenant, label=key.label, at=key.created_at, revoked_at=key.revoked_at
+        )
+    for agent in agents:
+        target.put_agent(agent.tenant, agent.user, agent.name, agent.settings, at=agent.created_at)
+    _check_copied(source, target)
+    report.api_keys, report.agents = len(keys), len(agents)
     return report
+
+
+def _key_row(key: ApiKey) -> tuple[object, ...]:
+    revoked = key.revoked_at and key.revoked_at.timestamp()
+    return (key.key_hash, key.tenant, key.label, key.created_at.timestamp(), revoked)
+
+
+def _new_keys(source: Store, target: Store) -> list[ApiKey]:
+    """The source's keys the target lacks; a hash the target maps differently is refused
+    before anything is written (a key must not change tenant or come back to life)."""
+    held = {key.key_hash: _key_row(key) for key in target.api_keys()}
+    clash = [k for k in source.api_keys() if k.key_hash in held and held[k.key_hash] != _key_row(k)]
+    if clash:
+        raise InvalidInputError(
+            f"the target already holds {len(clash)} of these API keys with another tenant, "
+            "label or state; migrate into an empty memory"
+        )
+    return [key for key in source.api_keys() if key.key_hash not in held]
+
+
+def _new_agents(source: Store, target: Store) -> list[AgentEntry]:
+    held = {(a.tenant, a.user, a.name): a.settings for a in target.agents()}
+    mine = source.agents()
+    clash = [
+        f"{a.tenant}/{a.user}/{a.name}"
+        for a in mine
+        if held.get((a.tenant, a.user, a.name), a.settings) != a.settings
+    ]
+    if clash:
+        raise InvalidInputError(
+            f"the target already has agents of these names with other settings "
+            f"({', '.join(clash[:5])}{', ...' if len(clash) > 5 else ''}); "
+            "migrate into an empty memory"
+        )
+    return [a for a in mine if (a.tenant, a.user, a.name) not in held]
+
+
+def _check_copied(source: Store, target: Store) -> None:
+    held = {_key_row(key) for key in target.api_keys()}
+    agents = {
+        (a.tenant, a.user, a.name, json.dumps(a.settings, sort_keys=True)) for a in target.agents()
+    }
+    lost_keys = [k for k in source.api_keys() if _key_row(k) not in held]
+    lost_agents = [
+        a
+        for a in source.agents()
+        if (a.tenant, a.user, a.name, json.dumps(a.settings, sort_keys=True)) not in agents
+    ]
+    if lost_keys or lost_agents:
+        raise InvalidInputError(
+            f"{len(lost_keys)} API keys and {len(lost_agents)} agents differ after the copy; "
+            "the target keeps what was written"
+        )

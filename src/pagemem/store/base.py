@@ -27,6 +27,8 @@ from pagemem.models import (
 )
 
 __all__ = [
+    "AgentEntry",
+    "ApiKey",
     "Candidate",
     "Collection",
     "IndexRow",
@@ -124,6 +126,28 @@ class Candidate:
     origin: str
     flags: tuple[str, ...]
     created_at: float  # POSIX seconds
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKey:
+    """A REST API key as stored: never the key, only its hash, its tenant and its state."""
+
+    key_hash: str
+    tenant: str
+    label: str
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AgentEntry:
+    """A named agent's stored settings; its memory is the scope (tenant, user, name)."""
+
+    tenant: str
+    user: str
+    name: str
+    settings: dict[str, Any]
+    created_at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,7 +389,26 @@ class Store(Protocol):
         self, tenant: str, user: str, name: str, settings: dict[str, Any], *, at: datetime
     ) -> None: ...
     def get_agent(self, tenant: str, user: str, name: str) -> dict[str, Any] | None: ...
-    def add_api_key(self, key_hash: str, tenant: str, *, label: str, at: datetime) -> None: ...
+    def agents(self) -> list[AgentEntry]:
+        """Admin only: every named agent of every tenant (for moving a memory)."""
+        ...
+
+    def add_api_key(
+        self,
+        key_hash: str,
+        tenant: str,
+        *,
+        label: str,
+        at: datetime,
+        revoked_at: datetime | None = None,
+    ) -> None:
+        """Store a key's hash; `revoked_at` restores a key that was already revoked."""
+        ...
+
+    def api_keys(self) -> list[ApiKey]:
+        """Admin only: every key hash, revoked ones too, oldest first."""
+        ...
+
     def tenant_for_key(self, key_hash: str) -> str | None:
         """The tenant of an unrevoked key (by its hash), or None."""
         ...

@@ -11,7 +11,7 @@ import psycopg
 
 from pagemem.errors import InvalidInputError
 from pagemem.models import RetentionRule, Scope
-from pagemem.store.base import ScopeDump
+from pagemem.store.base import AgentEntry, ApiKey, ScopeDump
 from pagemem.store.common import calls_json, highest_id, rules_from, rules_json, text_hash
 from pagemem.store.pg_base import (
     ANY_TENANT,
@@ -124,13 +124,47 @@ class AdminMixin(PostgresBase):
         found: dict[str, Any] | None = row["settings"] if row else None
         return found
 
-    def add_api_key(self, key_hash: str, tenant: str, *, label: str, at: datetime) -> None:
-        with self._tx(ANY_TENANT) as conn:
-            conn.execute(
-                "INSERT INTO api_keys (key_hash, tenant_id, label, created_at) "
-                "VALUES (%s, %s, %s, %s)",
-                (key_hash, tenant, label, aware(at)),
-            )
+    def agents(self) -> list[AgentEntry]:
+        rows = self._read(
+            None,
+            "SELECT tenant_id, user_id, name, settings, created_at FROM agents "
+            'ORDER BY tenant_id COLLATE "C", user_id COLLATE "C", name COLLATE "C"',
+        )
+        return [
+            AgentEntry(r["tenant_id"], r["user_id"], r["name"], r["settings"], r["created_at"])
+            for r in rows
+        ]
+
+    def add_api_key(
+        self,
+        key_hash: str,
+        tenant: str,
+        *,
+        label: str,
+        at: datetime,
+        revoked_at: datetime | None = None,
+    ) -> None:
+        revoked = None if revoked_at is None else aware(revoked_at)
+        try:
+            with self._tx(ANY_TENANT) as conn:
+                conn.execute(
+                    "INSERT INTO api_keys (key_hash, tenant_id, label, created_at, revoked_at) "
+                    "VALUES (%s, %s, %s, %s, %s)",
+                    (key_hash, tenant, label, aware(at), revoked),
+                )
+        except psycopg.errors.UniqueViolation:
+            raise InvalidInputError("an API key with this hash is already stored") from None
+
+    def api_keys(self) -> list[ApiKey]:
+        rows = self._read(
+            None,
+            "SELECT key_hash, tenant_id, label, created_at, revoked_at FROM api_keys "
+            'ORDER BY created_at, key_hash COLLATE "C"',
+        )
+        return [
+            ApiKey(r["key_hash"], r["tenant_id"], r["label"], r["created_at"], r["revoked_at"])
+            for r in rows
+        ]
 
     def tenant_for_key(self, key_hash: str) -> str | None:
         rows = self._read(

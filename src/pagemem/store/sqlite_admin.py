@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from pagemem.errors import InvalidInputError
 from pagemem.models import RetentionRule, Scope
-from pagemem.store.base import ScopeDump
+from pagemem.store.base import AgentEntry, ApiKey, ScopeDump
 from pagemem.store.common import rules_from, rules_json
 from pagemem.store.sqlite_base import SQLiteBase
 from pagemem.store.sqlite_restore import restore_scope
-from pagemem.store.sqlite_rows import _SCOPE_SQL, _key, _ts
+from pagemem.store.sqlite_rows import _SCOPE_SQL, _dt, _key, _ts
 
 __all__ = ["AdminMixin"]
 
@@ -112,12 +114,47 @@ class AdminMixin(SQLiteBase):
         found: dict[str, Any] | None = json.loads(rows[0][0]) if rows else None
         return found
 
-    def add_api_key(self, key_hash: str, tenant: str, *, label: str, at: datetime) -> None:
-        with self._write() as conn:
-            conn.execute(
-                "INSERT INTO api_keys (key_hash, tenant_id, label, created_at) VALUES (?, ?, ?, ?)",
-                (key_hash, tenant, label, _ts(at)),
-            )
+    def agents(self) -> list[AgentEntry]:
+        rows = self._read(
+            "SELECT tenant_id, user_id, name, settings, created_at FROM agents "
+            "ORDER BY tenant_id, user_id, name",
+            (),
+        )
+        return [
+            AgentEntry(row[0], row[1], row[2], json.loads(row[3]), datetime.fromisoformat(row[4]))
+            for row in rows
+        ]
+
+    def add_api_key(
+        self,
+        key_hash: str,
+        tenant: str,
+        *,
+        label: str,
+        at: datetime,
+        revoked_at: datetime | None = None,
+    ) -> None:
+        revoked = None if revoked_at is None else _ts(revoked_at)
+        try:
+            with self._write() as conn:
+                conn.execute(
+                    "INSERT INTO api_keys (key_hash, tenant_id, label, created_at, revoked_at) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (key_hash, tenant, label, _ts(at), revoked),
+                )
+        except sqlite3.IntegrityError:
+            raise InvalidInputError("an API key with this hash is already stored") from None
+
+    def api_keys(self) -> list[ApiKey]:
+        rows = self._read(
+            "SELECT key_hash, tenant_id, label, created_at, revoked_at FROM api_keys "
+            "ORDER BY created_at, key_hash",
+            (),
+        )
+        return [
+            ApiKey(row[0], row[1], row[2], datetime.fromisoformat(row[3]), _dt(row[4]))
+            for row in rows
+        ]
 
     def tenant_for_key(self, key_hash: str) -> str | None:
         rows = self._read(
