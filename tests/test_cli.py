@@ -5,6 +5,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from pagemem import Memory
 from pagemem.cli import cli
 
 from .test_demo import TEXTBOOK_LINES
@@ -95,7 +96,7 @@ def test_budget_bad_input_is_a_usage_error() -> None:
     assert result.exit_code == 2
 
 
-def test_eval_locomo_on_a_tiny_file(tmp_path: Path) -> None:
+def _tiny_locomo(tmp_path: Path) -> Path:
     sample = {
         "sample_id": "conv-47",
         "conversation": {
@@ -121,6 +122,11 @@ def test_eval_locomo_on_a_tiny_file(tmp_path: Path) -> None:
     }
     data = tmp_path / "locomo.json"
     data.write_text(json.dumps([sample]), encoding="utf-8")
+    return data
+
+
+def test_eval_locomo_on_a_tiny_file(tmp_path: Path) -> None:
+    data = _tiny_locomo(tmp_path)
     for target in ("archive", "recall"):
         result = CliRunner().invoke(
             cli,
@@ -146,3 +152,18 @@ def test_eval_locomo_on_a_tiny_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["eval", "locomo", "--data", str(bad)])
     assert result.exit_code == 1
     assert "is not JSON" in result.output
+
+
+def test_eval_locomo_keeps_its_memory_in_a_database_once(tmp_path: Path, db_target: str) -> None:
+    args = ["eval", "locomo", "--data", str(_tiny_locomo(tmp_path)), "--split", "held-out"]
+    args += ["--json", "--no-dense", "--db", db_target]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["held-out"]["all"]["R@5"] == 1.0
+    with Memory(db_target, embedder=None) as memory:
+        assert memory.scope("locomo", "conv-47").archive.count() == 3
+    again = CliRunner().invoke(cli, args)
+    assert again.exit_code == 1
+    assert "already holds tenant 'locomo'" in again.output
+    with Memory(db_target, embedder=None) as memory:
+        assert memory.scope("locomo", "conv-47").archive.count() == 3

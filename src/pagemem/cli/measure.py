@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from pagemem.cli.target import StoreTarget
 from pagemem.errors import PagememError
 from pagemem.store import is_postgres
 
@@ -123,9 +124,10 @@ def eval_group() -> None:
 )
 @click.option(
     "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=StoreTarget(exists=False),
     default=None,
-    help="Keep the memory in this SQLite file instead of in memory.",
+    help="Keep the memory in this SQLite file or postgresql:// database instead of in "
+    "memory (it must not hold LoCoMo scopes already).",
 )
 @click.option(
     "--set",
@@ -152,7 +154,7 @@ def eval_group() -> None:
 def eval_locomo(
     data: Path,
     split: str,
-    db: Path | None,
+    db: Path | str | None,
     settings: tuple[str, ...],
     dense: bool,
     target: str,
@@ -175,11 +177,21 @@ def eval_locomo(
     splits = {"dev": locomo.DEV, "held-out": locomo.HELD_OUT}
     chosen = list(splits) if split == "both" else [split]
     results = {}
-    memory = Memory(
-        db if db is not None else ":memory:",
-        retrieval=config,
-        embedder="default" if dense else None,
-    )
+    try:
+        memory = Memory(
+            db if db is not None else ":memory:",
+            retrieval=config,
+            embedder="default" if dense else None,
+        )
+    except PagememError as exc:
+        raise click.ClickException(str(exc)) from exc
+    tenant = "locomo-recall" if target == "recall" else "locomo"
+    if memory.store.list_scopes(tenant=tenant):
+        memory.close()
+        raise click.ClickException(
+            f"{db} already holds tenant {tenant!r} from an earlier run; ingesting again would "
+            "count every turn twice: use a new database"
+        )
     for name in chosen:
         picked = [conversations[s] for s in splits[name] if s in conversations]
         total = sum(len(c.questions) for c in picked)
