@@ -8,6 +8,8 @@ import pytest
 
 from pagemem import Memory
 from pagemem.retrieval.ranker import RetrievalConfig
+from pagemem.store.base import StoreSearch
+from pagemem.store.pg_search import vector_index_name
 
 from ..conftest import ticking_clock
 
@@ -55,7 +57,10 @@ def test_a_large_scope_is_searched_in_the_database(postgres_url: str) -> None:
     found = them.archive.search("dog", k=3, tags=["neighbours"])
     assert [h.record.id for h in found] == [tagged]
 
-    # the scope got its own HNSW index, and the planner uses it and the GIN index
+    # the scope got its own HNSW index, built in the background, and the planner uses it
+    # and the GIN index
+    assert isinstance(large.store, StoreSearch)
+    assert large.store.wait_for_vector_indexes(timeout=60)
     with psycopg.connect(postgres_url) as conn:
         names = [r[0] for r in conn.execute("SELECT name FROM vector_indexes")]
         assert len(names) == 1
@@ -109,4 +114,49 @@ def test_validity_is_applied_in_the_database_too(postgres_url: str, when: str) -
     else:
         found = me.archive.search("home city", k=5, as_of=middle)
         assert [h.record.id for h in found if "city" in h.record.text] == [first]
+    memory.close()
+
+
+def test_the_vector_index_is_built_off_the_search_path_and_a_dead_build_is_redone(
+    postgres_url: str,
+) -> None:
+    memory = _memory(postgres_url, threshold=10)
+    me = memory.scope("acme", "priya")
+    for i, text in enumerate(NOTES):
+        me.archive.insert(f"{text} (note {i})", origin="user", kind="episodic")
+    store = memory.store
+    assert isinstance(store, StoreSearch)
+    model = memory.ranker.embedder_id
+    assert model is not None
+    name = vector_index_name(me.scope, "records", model)
+    with psycopg.connect(postgres_url, autocommit=True) as other:
+        # Another server is building this index (it holds the build lock): this process
+        # must not wait for it, and searches the scope exactly meanwhile.
+        other.execute("SELECT pg_advisory_lock(hashtextextended(%s, 1))", (name,))
+        hits = me.archive.search("what is the dog called", k=3)
+        assert (me.scope, "records") in memory.ranker._in_store
+        assert "Miso" in hits[0].record.text
+        assert store.wait_for_vector_indexes(timeout=60)
+        assert other.execute("SELECT count(*) FROM vector_indexes").fetchone() == (0,)
+        assert other.execute(
+            "SELECT count(*) FROM pg_indexes WHERE indexname = %s", (name,)
+        ).fetchone() == (0,)
+        # ...and that server died half way: an invalid index is left under the name.
+        other.execute(f'CREATE INDEX "{name}" ON vectors (model_id)')
+        other.execute(
+            "UPDATE pg_index SET indisvalid = false WHERE indexrelid = %s::regclass", (name,)
+        )
+        other.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 1))", (name,))
+
+        store.ensure_vector_index(me.scope, "records", model, 384)
+        assert store.wait_for_vector_indexes(timeout=60)
+        valid, definition = other.execute(
+            "SELECT i.indisvalid, pg_get_indexdef(i.indexrelid) FROM pg_index i "
+            "WHERE i.indexrelid = %s::regclass",
+            (name,),
+        ).fetchone() or (None, "")
+        assert valid is True
+        assert "USING hnsw" in definition
+        assert other.execute("SELECT name FROM vector_indexes").fetchall() == [(name,)]
+    assert "Miso" in me.archive.search("what is the dog called", k=3)[0].record.text
     memory.close()

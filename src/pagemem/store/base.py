@@ -448,5 +448,10 @@ class StoreSearch(Protocol):
     def ensure_vector_index(
         self, scope: Scope, collection: Collection, model_id: str, dim: int
     ) -> None:
-        """Build the scope's own vector index (once; later calls return at once)."""
+        """Have the scope's own vector index built (once, in the background: searches are
+        exact, and slower, until it is ready); returns at once."""
+        ...
+
+    def wait_for_vector_indexes(self, timeout: float | None = None) -> bool:
+        """Wait for the index builds this process started; False if some still run."""
         ...

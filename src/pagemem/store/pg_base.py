@@ -163,6 +163,8 @@ class PostgresBase:
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 16) -> None:
         self.url = url
         self._local = threading.local()
+        self._builds: dict[str, threading.Thread] = {}  # vector index name -> its builder
+        self._builds_lock = threading.Lock()
         try:
             with psycopg.connect(url, autocommit=True) as conn:
                 migrate(conn)

@@ -10,6 +10,9 @@ keeping one over every vector would slow every insert of every small scope.
 from __future__ import annotations
 
 import hashlib
+import logging
+import threading
+import time
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -21,7 +24,9 @@ from pagemem.models import Scope
 from pagemem.store.base import Candidate, Collection
 from pagemem.store.pg_base import PostgresBase, key, scoped, tsquery, vector_param
 
-__all__ = ["SearchMixin"]
+__all__ = ["SearchMixin", "vector_index_name"]
+
+_log = logging.getLogger(__name__)
 
 _TABLES = {
     "records": ("records", "vectors", "record_pk", "NOT t.quarantined"),
@@ -48,6 +53,12 @@ def _validity(
             [now, now],
         )
     return " AND t.expired_at IS NULL", []
+
+
+def vector_index_name(scope: Scope, collection: Collection, model_id: str) -> str:
+    """The name of a scope's own HNSW index, the same in every process."""
+    digest = hashlib.sha256("\x1f".join([*key(scope), collection, model_id]).encode())
+    return f"{_TABLES[collection][1]}_hnsw_{digest.hexdigest()[:24]}"
 
 
 class SearchMixin(PostgresBase):
@@ -144,7 +155,6 @@ class SearchMixin(PostgresBase):
     def ensure_vector_index(
         self, scope: Scope, collection: Collection, model_id: str, dim: int
     ) -> None:
-        vectors = _TABLES[collection][1]
         with self._tx(scope.tenant) as conn:
             known = conn.execute(
                 "SELECT name FROM vector_indexes WHERE tenant_id = %s AND user_id = %s "
@@ -153,29 +163,81 @@ class SearchMixin(PostgresBase):
             ).fetchone()
         if known is not None:
             return
-        digest = hashlib.sha256("\x1f".join([*key(scope), collection, model_id]).encode())
-        name = f"{vectors}_hnsw_{digest.hexdigest()[:24]}"
+        name = vector_index_name(scope, collection, model_id)
+        with self._builds_lock:
+            running = self._builds.get(name)
+            if running is not None and running.is_alive():
+                return
+            # Building HNSW over a hundred thousand vectors takes minutes: not in a search.
+            builder = threading.Thread(
+                target=self._build_vector_index,
+                args=(scope, collection, model_id, dim, name),
+                name=f"pagemem-{name}",
+                daemon=True,
+            )
+            self._builds[name] = builder
+            builder.start()
+
+    def wait_for_vector_indexes(self, timeout: float | None = None) -> bool:
+        """Wait for the index builds this process started; False if some still run."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._builds_lock:
+            builders = list(self._builds.values())
+        for builder in builders:
+            builder.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        return not any(builder.is_alive() for builder in builders)
+
+    def _build_vector_index(
+        self, scope: Scope, collection: Collection, model_id: str, dim: int, name: str
+    ) -> None:
+        """One builder per index across every server (a session advisory lock), on a
+        connection of its own as the login, which owns the tables and may run DDL. A build
+        killed half way leaves an invalid index: it is dropped and built again."""
         tenant, user, agent = key(scope)
-        # DDL needs the table owner: the login itself, not the role the pool acts as.
-        with psycopg.connect(self.url, autocommit=True) as owner:
-            owner.execute(
-                sql.SQL(
-                    "CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON {table} USING hnsw "
-                    "((embedding::vector({dim})) vector_cosine_ops) WHERE tenant_id = {t} "
-                    "AND user_id = {u} AND agent_id = {a} AND model_id = {m}"
-                ).format(
-                    name=sql.Identifier(name),
-                    table=sql.Identifier(vectors),
-                    dim=sql.Literal(dim),
-                    t=sql.Literal(tenant),
-                    u=sql.Literal(user),
-                    a=sql.Literal(agent),
-                    m=sql.Literal(model_id),
+        try:
+            with psycopg.connect(self.url, autocommit=True) as owner:
+                taken = owner.execute(
+                    "SELECT pg_try_advisory_lock(hashtextextended(%s, 1))", (name,)
+                ).fetchone()
+                if not (taken and taken[0]):
+                    return  # another process is building it
+                valid = owner.execute(
+                    "SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+                    "WHERE c.relname = %s",
+                    (name,),
+                ).fetchone()
+                if valid is not None and not valid[0]:
+                    owner.execute(
+                        sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS {}").format(sql.Identifier(name))
+                    )
+                owner.execute(
+                    sql.SQL(
+                        "CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON {table} USING hnsw "
+                        "((embedding::vector({dim})) vector_cosine_ops) WHERE tenant_id = {t} "
+                        "AND user_id = {u} AND agent_id = {a} AND model_id = {m}"
+                    ).format(
+                        name=sql.Identifier(name),
+                        table=sql.Identifier(_TABLES[collection][1]),
+                        dim=sql.Literal(dim),
+                        t=sql.Literal(tenant),
+                        u=sql.Literal(user),
+                        a=sql.Literal(agent),
+                        m=sql.Literal(model_id),
+                    )
                 )
+                owner.execute("SELECT set_config('pagemem.tenant', %s, false)", (tenant,))
+                owner.execute(
+                    "INSERT INTO vector_indexes (tenant_id, user_id, agent_id, collection, "
+                    "model_id, dim, name) VALUES (%s, %s, %s, %s, %s, %s, %s) "
+                    "ON CONFLICT DO NOTHING",
+                    (tenant, user, agent, collection, model_id, dim, name),
+                )
+        except psycopg.Error:
+            _log.exception(
+                "building vector index %s for %s failed; the scope is searched exactly "
+                "until the next process that searches it builds the index",
+                name,
+                scope,
             )
-        with self._tx(scope.tenant) as conn:
-            conn.execute(
-                "INSERT INTO vector_indexes (tenant_id, user_id, agent_id, collection, model_id, "
-                "dim, name) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                (*key(scope), collection, model_id, dim, name),
-            )
+            with self._builds_lock:
+                self._builds.pop(name, None)
