@@ -24,7 +24,7 @@ from pagemem.retrieval.fusion import by_max, min_max, recency, reciprocal_rank, 
 from pagemem.retrieval.in_store import InStore
 from pagemem.retrieval.lexical import words
 from pagemem.retrieval.vectors import VectorSet
-from pagemem.store.base import Collection, IndexRow, Store, StoreSearch
+from pagemem.store.base import Collection, IndexRow, RecordFilter, Store, StoreSearch
 
 __all__ = ["Ranked", "Ranker", "RetrievalConfig"]
 
@@ -115,6 +115,11 @@ class Ranker:
             model = self.embedder.model_id if self.embedder else None
             after = 0
             limit = self._store_limit()
+            first = (scope, collection) not in self._indexes
+            if first and limit < float("inf") and self._count(scope, collection) > limit:
+                # known too large: a count, not reading a threshold's worth of rows first
+                self._move_to_store(scope, collection)
+                raise _TooLargeError
             while page := self.store.index_rows(
                 scope, after=after, limit=_PAGE, collection=collection, model_id=model
             ):
@@ -138,6 +143,11 @@ class Ranker:
         if isinstance(self.store, StoreSearch):
             return self.config.store_search_threshold
         return float("inf")
+
+    def _count(self, scope: Scope, collection: Collection) -> int:
+        if collection == "records":
+            return self.store.count_records(scope, RecordFilter())
+        return self.store.count_messages(scope, in_context=False)
 
     def _move_to_store(self, scope: Scope, collection: Collection) -> None:
         """From now on this scope is searched by the store, with its own vector index."""
