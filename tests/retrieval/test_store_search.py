@@ -160,3 +160,17 @@ def test_the_vector_index_is_built_off_the_search_path_and_a_dead_build_is_redon
         assert other.execute("SELECT name FROM vector_indexes").fetchall() == [(name,)]
     assert "Miso" in me.archive.search("what is the dog called", k=3)[0].record.text
     memory.close()
+
+
+def test_a_scope_that_grows_past_the_threshold_moves_to_the_store(postgres_url: str) -> None:
+    memory = _memory(postgres_url, threshold=10)
+    me = memory.scope("acme", "priya")
+    for text in NOTES[:6]:
+        me.archive.insert(text, origin="user", kind="episodic")
+    assert "Miso" in me.archive.search("dog name", k=1)[0].record.text
+    assert (me.scope, "records") not in memory.ranker._in_store  # small: in memory
+    for i, text in enumerate(NOTES[6:]):
+        me.archive.insert(f"{text} ({i})", origin="user", kind="episodic")
+    assert "Miso" in me.archive.search("dog name", k=1)[0].record.text
+    assert (me.scope, "records") in memory.ranker._in_store
+    memory.close()
