@@ -225,6 +225,9 @@ class Ranker:
         with self._lock:
             vectors = self._vectors_for(scope, rows, {}, collection)
             index = self._indexes.get((scope, collection))
+            if index is not None and len(index.ids) + len(rows) > self._store_limit():
+                self._move_to_store(scope, collection)  # grown too large to hold here
+                return
             expected = index.revision + len(rows) if index is not None else None
             if index is not None and expected == self.store.revision(scope, collection):
                 for row in rows:
