@@ -174,3 +174,17 @@ def test_a_scope_that_grows_past_the_threshold_moves_to_the_store(postgres_url: 
     assert "Miso" in me.archive.search("dog name", k=1)[0].record.text
     assert (me.scope, "records") in memory.ranker._in_store
     memory.close()
+
+
+def test_similar_facts_in_the_store_are_the_nearest_that_share_a_word(postgres_url: str) -> None:
+    memory = _memory(postgres_url, threshold=5)
+    me = memory.scope("acme", "priya")
+    ids = [me.archive.insert(text, origin="user") for text in NOTES[:8]]
+    found = memory.ranker.similar(me.scope, "Priya's dog is called Miso", 3)
+    assert (me.scope, "records") in memory.ranker._in_store
+    assert found
+    assert found[0][0] == ids[0]  # the same fact, nearest by meaning
+    texts = {memory.scope("acme", "priya").archive.get(i).text for i, _ in found}
+    assert all(any(w in t.lower() for w in ("priya", "dog", "miso")) for t in texts)
+    assert memory.ranker.similar(me.scope, "zzz qqq", 3) == []  # no shared word: none
+    memory.close()

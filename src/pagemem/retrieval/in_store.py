@@ -45,6 +45,7 @@ class InStore:
         now: datetime | None,
         as_of: datetime | None,
         only: set[str] | None = None,
+        sharing_words: bool = False,
     ) -> tuple[list[Candidate], Vectors | None]:
         vector = self.embedder.embed([text], role=role)[0] if self.embedder else None
         found = self.store.search_in_store(
@@ -57,6 +58,7 @@ class InStore:
             now=now,
             as_of=as_of,
             only=None if only is None else sorted(only),
+            sharing_words=sharing_words,
         )
         return found, vector
 
@@ -112,7 +114,9 @@ class InStore:
     def similar(
         self, scope: Scope, text: str, k: int, now: datetime | None
     ) -> list[tuple[str, float | None]]:
-        found, vector = self._candidates(scope, text, "document", "records", 2 * k, now, None)
+        found, vector = self._candidates(
+            scope, text, "document", "records", 2 * k, now, None, sharing_words=True
+        )
         if vector is not None:
             if len(self._recent) > 256:
                 self._recent.clear()

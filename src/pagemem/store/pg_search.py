@@ -27,6 +27,7 @@ from pagemem.store.pg_base import PostgresBase, key, scoped, tsquery, vector_par
 __all__ = ["SearchMixin", "vector_index_name"]
 
 _log = logging.getLogger(__name__)
+_BUILD_MEMORY = "1GB"  # enough for the HNSW graph of about 400,000 384-dim vectors
 
 _TABLES = {
     "records": ("records", "vectors", "record_pk", "NOT t.quarantined"),
@@ -55,6 +56,17 @@ def _validity(
     return " AND t.expired_at IS NULL", []
 
 
+def _drop_if_invalid(owner: psycopg.Connection[Any], name: str) -> None:
+    """A build that died half way leaves an invalid index under the name: drop it."""
+    valid = owner.execute(
+        "SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+        "WHERE c.relname = %s",
+        (name,),
+    ).fetchone()
+    if valid is not None and not valid[0]:
+        owner.execute(sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS {}").format(sql.Identifier(name)))
+
+
 def vector_index_name(scope: Scope, collection: Collection, model_id: str) -> str:
     """The name of a scope's own HNSW index, the same in every process."""
     digest = hashlib.sha256("\x1f".join([*key(scope), collection, model_id]).encode())
@@ -74,12 +86,23 @@ class SearchMixin(PostgresBase):
         now: datetime | None = None,
         as_of: datetime | None = None,
         only: Sequence[str] | None = None,
+        sharing_words: bool = False,
     ) -> list[Candidate]:
         table, vectors, fk, live = _TABLES[collection]
         valid, valid_params = _validity(collection, now, as_of)
         if only is not None:  # a metadata filter's survivors: rank among them alone
             valid += " AND t.id = ANY(%s)"
             valid_params.append(list(only))
+        query = tsquery(words)
+        if sharing_words and vector is not None and model_id is not None:
+            # The nearest items that share a word, found by walking the vector index with
+            # the words as a filter: ranking every item that shares a common word would
+            # cost a large scope seconds.
+            if not query:
+                return []
+            valid += " AND t.tsv @@ to_tsquery('english', %s)"
+            valid_params.append(query)
+            query = ""
         if collection == "records":
             origin, flags = "t.origin", "t.flags"
         else:
@@ -92,7 +115,6 @@ class SearchMixin(PostgresBase):
             "extract(epoch FROM t.created_at)::float8 AS created"
         )
         found: dict[str, dict[str, Any]] = {}
-        query = tsquery(words)
         with self._tx(scope.tenant) as conn:
             if query:
                 rows = conn.execute(
@@ -137,8 +159,9 @@ class SearchMixin(PostgresBase):
                     nearest,
                     (vector_param(vector), *valid_params, vector_param(vector), limit),
                 ).fetchall()
+                shared = 1.0 if sharing_words else 0.0  # each shares a word; rank unknown
                 for row in rows:
-                    entry = found.setdefault(row["id"], {**row, "lexical": 0.0})
+                    entry = found.setdefault(row["id"], {**row, "lexical": shared})
                     entry["cosine"] = row["cosine"]
         return [
             Candidate(
@@ -201,30 +224,34 @@ class SearchMixin(PostgresBase):
                 ).fetchone()
                 if not (taken and taken[0]):
                     return  # another process is building it
-                valid = owner.execute(
-                    "SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
-                    "WHERE c.relname = %s",
-                    (name,),
-                ).fetchone()
-                if valid is not None and not valid[0]:
-                    owner.execute(
-                        sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS {}").format(sql.Identifier(name))
-                    )
+                # The graph must fit in maintenance_work_mem, or the build is many times
+                # slower (pgvector): a session setting, the server's own kept if larger.
                 owner.execute(
-                    sql.SQL(
-                        "CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON {table} USING hnsw "
-                        "((embedding::vector({dim})) vector_cosine_ops) WHERE tenant_id = {t} "
-                        "AND user_id = {u} AND agent_id = {a} AND model_id = {m}"
-                    ).format(
-                        name=sql.Identifier(name),
-                        table=sql.Identifier(_TABLES[collection][1]),
-                        dim=sql.Literal(dim),
-                        t=sql.Literal(tenant),
-                        u=sql.Literal(user),
-                        a=sql.Literal(agent),
-                        m=sql.Literal(model_id),
-                    )
+                    "SELECT set_config('maintenance_work_mem', %s, false) WHERE "
+                    "pg_size_bytes(current_setting('maintenance_work_mem')) < pg_size_bytes(%s)",
+                    (_BUILD_MEMORY, _BUILD_MEMORY),
                 )
+                create = sql.SQL(
+                    "CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON {table} USING hnsw "
+                    "((embedding::vector({dim})) vector_cosine_ops) WHERE tenant_id = {t} "
+                    "AND user_id = {u} AND agent_id = {a} AND model_id = {m}"
+                ).format(
+                    name=sql.Identifier(name),
+                    table=sql.Identifier(_TABLES[collection][1]),
+                    dim=sql.Literal(dim),
+                    t=sql.Literal(tenant),
+                    u=sql.Literal(user),
+                    a=sql.Literal(agent),
+                    m=sql.Literal(model_id),
+                )
+                try:
+                    _drop_if_invalid(owner, name)
+                    owner.execute(create)
+                except (psycopg.errors.DiskFull, psycopg.errors.OutOfMemory):
+                    # a parallel build needs shared memory a container may not have
+                    owner.execute("SET max_parallel_maintenance_workers = 0")
+                    _drop_if_invalid(owner, name)
+                    owner.execute(create)
                 owner.execute("SELECT set_config('pagemem.tenant', %s, false)", (tenant,))
                 owner.execute(
                     "INSERT INTO vector_indexes (tenant_id, user_id, agent_id, collection, "
