@@ -285,7 +285,8 @@ def row(r: BenchResult) -> str:
     return (
         f"{r.store:<9}{r.engine:<7}{r.layout:<8}{r.notes:>9,}{r.scopes:>7}{r.fill_seconds:>8.1f}"
         f"{r.insert_single_per_s:>8.1f}{r.insert_batch_per_s:>9.1f}{r.first_search_ms:>11.1f}"
-        f"{r.index_build_seconds:>9.1f}{r.search_p50_ms:>9.2f}{r.search_p95_ms:>9.2f}{r.peak_rss_mb:>9.1f}"
+        f"{r.index_build_seconds:>9.1f}{r.search_p50_ms:>9.2f}{r.search_p95_ms:>9.2f}"
+        f"{r.peak_rss_mb:>9.1f}"
     )
 
 

@@ -150,7 +150,8 @@ def migrate(
             f"the target already holds {len(taken)} of these scopes ({', '.join(sorted(taken)[:5])}"
             f"{', ...' if len(taken) > 5 else ''}); migrate into an empty memory"
         )
-    keys, agents = _new_keys(source, target), _new_agents(source, target)
+    source_keys, source_agents = source.api_keys(), source.agents()
+    keys, agents = _new_keys(source_keys, target), _new_agents(source_agents, target)
     for scope in scopes:
         dump = dump_scope(source, scope)
         target.restore(scope, dump, actor=actor, at=datetime.now(UTC))
@@ -182,7 +183,7 @@ def migrate(
         )
     for agent in agents:
         target.put_agent(agent.tenant, agent.user, agent.name, agent.settings, at=agent.created_at)
-    _check_copied(source, target)
+    _check_copied(source_keys, source_agents, target)
     report.api_keys, report.agents = len(keys), len(agents)
     return report
 
@@ -192,26 +193,27 @@ def _key_row(key: ApiKey) -> tuple[object, ...]:
     return (key.key_hash, key.tenant, key.label, key.created_at.timestamp(), revoked)
 
 
-def _new_keys(source: Store, target: Store) -> list[ApiKey]:
+def _agent_name(agent: AgentEntry) -> tuple[str, str, str]:
+    return (agent.tenant, agent.user, agent.name)
+
+
+def _new_keys(mine: list[ApiKey], target: Store) -> list[ApiKey]:
     """The source's keys the target lacks; a hash the target maps differently is refused
     before anything is written (a key must not change tenant or come back to life)."""
     held = {key.key_hash: _key_row(key) for key in target.api_keys()}
-    clash = [k for k in source.api_keys() if k.key_hash in held and held[k.key_hash] != _key_row(k)]
+    clash = [k for k in mine if k.key_hash in held and held[k.key_hash] != _key_row(k)]
     if clash:
         raise InvalidInputError(
             f"the target already holds {len(clash)} of these API keys with another tenant, "
             "label or state; migrate into an empty memory"
         )
-    return [key for key in source.api_keys() if key.key_hash not in held]
+    return [key for key in mine if key.key_hash not in held]
 
 
-def _new_agents(source: Store, target: Store) -> list[AgentEntry]:
-    held = {(a.tenant, a.user, a.name): a.settings for a in target.agents()}
-    mine = source.agents()
+def _new_agents(mine: list[AgentEntry], target: Store) -> list[AgentEntry]:
+    held = {_agent_name(a): a.settings for a in target.agents()}
     clash = [
-        f"{a.tenant}/{a.user}/{a.name}"
-        for a in mine
-        if held.get((a.tenant, a.user, a.name), a.settings) != a.settings
+        "/".join(_agent_name(a)) for a in mine if held.get(_agent_name(a), a.settings) != a.settings
     ]
     if clash:
         raise InvalidInputError(
@@ -219,20 +221,14 @@ def _new_agents(source: Store, target: Store) -> list[AgentEntry]:
             f"({', '.join(clash[:5])}{', ...' if len(clash) > 5 else ''}); "
             "migrate into an empty memory"
         )
-    return [a for a in mine if (a.tenant, a.user, a.name) not in held]
+    return [a for a in mine if _agent_name(a) not in held]
 
 
-def _check_copied(source: Store, target: Store) -> None:
-    held = {_key_row(key) for key in target.api_keys()}
-    agents = {
-        (a.tenant, a.user, a.name, json.dumps(a.settings, sort_keys=True)) for a in target.agents()
-    }
-    lost_keys = [k for k in source.api_keys() if _key_row(k) not in held]
-    lost_agents = [
-        a
-        for a in source.agents()
-        if (a.tenant, a.user, a.name, json.dumps(a.settings, sort_keys=True)) not in agents
-    ]
+def _check_copied(keys: list[ApiKey], agents: list[AgentEntry], target: Store) -> None:
+    held_keys = {_key_row(key) for key in target.api_keys()}
+    held_agents = {_agent_name(a): a.settings for a in target.agents()}
+    lost_keys = [k for k in keys if _key_row(k) not in held_keys]
+    lost_agents = [a for a in agents if held_agents.get(_agent_name(a)) != a.settings]
     if lost_keys or lost_agents:
         raise InvalidInputError(
             f"{len(lost_keys)} API keys and {len(lost_agents)} agents differ after the copy; "
