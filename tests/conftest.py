@@ -8,6 +8,7 @@ import pytest
 
 from pagemem import Memory, ScopedMemory
 
+from .kept import Ledger, watch
 from .llm_endpoint import Endpoint
 from .pg import PostgresServer
 
@@ -25,6 +26,15 @@ def ticking_clock(step: timedelta = timedelta(seconds=1)) -> Callable[[], dateti
     return tick
 
 
+@pytest.fixture(autouse=True)
+def acknowledged_writes_are_kept(monkeypatch: pytest.MonkeyPatch) -> Iterator[Ledger]:
+    """Every test: no id an insert handed back may lose its text (see tests/kept.py)."""
+    ledger = watch(monkeypatch)
+    yield ledger
+    ledger.verify_open()
+    assert not ledger.lost, "acknowledged writes lost:\n" + "\n".join(ledger.lost)
+
+
 @pytest.fixture(scope="session")
 def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresServer]:
     server = PostgresServer(tmp_path_factory.mktemp("postgres"))
@@ -33,10 +43,13 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Postgr
 
 
 @pytest.fixture
-def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
+def postgres_url(
+    postgres_server: PostgresServer, acknowledged_writes_are_kept: Ledger
+) -> Iterator[str]:
     """An empty PostgreSQL database (pgvector available) for one test."""
     url = postgres_server.database()
     yield url
+    acknowledged_writes_are_kept.verify_open()  # before the database goes
     postgres_server.drop(url)
 
 

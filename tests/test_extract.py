@@ -92,7 +92,8 @@ def mem(db_target: str) -> Memory:
     return Memory(db_target, embedder=None)
 
 
-def test_appending_marks_messages_and_a_runner_extracts_later(mem: Memory) -> None:
+def test_appending_marks_messages_and_a_runner_extracts_later(db_target: str) -> None:
+    mem = Memory(db_target)  # the bundled embedder: a move shares no word with a home
     me = mem.scope("acme", "priya")
     me.recall.append("user", "I live in Seattle. My dog is called Miso.", extract=True)
     me.recall.append("assistant", "Nice!", extract=True)  # only user messages are queued
@@ -107,11 +108,17 @@ def test_appending_marks_messages_and_a_runner_extracts_later(mem: Memory) -> No
     notes = {r.text: r for r in me.archive.list()}
     assert notes["My dog is called Miso"].metadata["extracted_from"] == ["m1"]
     assert notes["My dog is called Miso"].source == "messages m1"
-    assert notes["I live in Seattle"].superseded_by == notes["I moved to Austin"].id
+    moved = notes["I moved to Austin"]
+    assert notes["I live in Seattle"].superseded_by == moved.id
+    assert (moved.consolidation, moved.consolidated_with) == (
+        "superseded",
+        notes["I live in Seattle"].id,
+    )
     found = [h.record.text for h in me.archive.search("where do I live", k=5)]
     assert "I moved to Austin" in found
     assert "I live in Seattle" not in found
     assert runner.run_pending() == 0
+    mem.close()
 
 
 def test_a_crashed_worker_leaves_the_job_to_be_retried_whole(mem: Memory) -> None:

@@ -82,7 +82,7 @@ def test_random_writes_stay_in_their_scope(ops: list[tuple[int, list[str], bool]
         for index, words, delete_after in ops:
             me = mem.scope(*SCOPES[index])
             text = " ".join(words)
-            rid = me.archive.insert(text, consolidate=False)
+            rid = me.archive.insert(text, kind="episodic")  # events: never folded
             expected[index][rid] = text
             if delete_after:
                 me.archive.delete(rid)

@@ -281,7 +281,8 @@ def run_bench(
 def table(results: Sequence[BenchResult]) -> str:
     head = (
         f"{'store':<9}{'engine':<7}{'layout':<8}{'notes':>9}{'scopes':>7}{'fill s':>8}{'ins/s':>8}"
-        f"{'ins p50':>9}{'batch/s':>9}{'1st ms':>11}{'index s':>9}{'p50 ms':>9}{'p95 ms':>9}{'RSS MB':>9}"
+        f"{'ins p50':>9}{'batch/s':>9}{'1st ms':>11}{'index s':>9}{'p50 ms':>9}{'p95 ms':>9}"
+        f"{'RSS MB':>9}"
     )
     return "\n".join([head, *(row(r) for r in results)])
 

@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from pagemem.consolidate import slot_of
 from pagemem.models import Chat, Message
 
 __all__ = ["Chat", "Extracted", "Extractor", "LLMExtractor", "RuleExtractor"]
@@ -41,6 +40,96 @@ class Extracted:
 
 class Extractor(Protocol):
     def __call__(self, messages: Sequence[Message]) -> list[Extracted]: ...
+
+
+# First-person statements of common durable shapes: where they live and work, contact
+# details, likes and dislikes, what they are (or no longer are).
+_SUBJECT = (
+    r"(?P<subj>I|my|me|we|our|the user|user|[A-Z][a-z]+(?:'s)?(?: [a-z]+)?|"
+    r"(?:he|she|they))"
+)
+_CONTRACTION = r"(?:'ve|'m|'d|'s)?"
+_NEG = r"(?P<neg>no longer |not |never |don't |doesn't |do not |does not |stopped |quit )?"
+_VALUE = r"(?P<val>[^.;,!?\n]{1,60})"
+_SHAPES: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "home",
+        re.compile(
+            rf"^{_SUBJECT}{_CONTRACTION}\s+(?:(?:have|has|just|recently|now)\s+)*{_NEG}(?:live|lives|living|"
+            r"am living|is living|reside|resides|am based|is based|moved|relocated|moving|"
+            rf"'m based|'m living|'ve moved)\s+(?:back\s+)?(?:in|to)\s+(?:the\s+)?{_VALUE}",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "employer",
+        re.compile(
+            rf"^{_SUBJECT}{_CONTRACTION}\s+(?:(?:have|has|just|recently|now)\s+)*{_NEG}(?:work|works|working|"
+            r"am working|is working|started working|joined|got a (?:new )?job|changed jobs?|"
+            rf"'m working|switched jobs?)\s+(?:at|for|to)\s+{_VALUE}",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "phone",
+        re.compile(
+            rf"^{_SUBJECT}\s*(?:new\s+)?(?:phone|mobile|cell)(?: number)?\s*(?:is|:|=|changed to)"
+            r"\s*(?P<val>\+?[\d][\d ()./-]{5,})",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "email",
+        re.compile(
+            rf"^{_SUBJECT}\s*(?:new\s+)?(?:e-?mail)(?: address)?\s*(?:is|:|=|changed to)\s*"
+            r"(?P<val>\S+@\S+\.\w+)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "favorite",
+        re.compile(
+            rf"^{_SUBJECT}\s+favou?rite\s+(?P<what>\w+(?: \w+)?)\s+is\s+{_NEG}{_VALUE}",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "favorite-of",
+        re.compile(
+            r"^(?P<val>[^.;,!?\n]{1,60}?)\s+(?:is|are)\s+(?P<subj>my|our|[A-Z][a-z]+'s)\s+"
+            r"(?:absolute\s+|all-time\s+)?favou?rites?\b(?P<neg>)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "likes",
+        re.compile(
+            rf"^{_SUBJECT}\s+(?:(?:really|still|always|now|also)\s+)*{_NEG}(?:prefer|prefers|"
+            rf"like|likes|love|loves|enjoy|enjoys|eat|eats|drink|drinks|want|wants)\s+{_VALUE}",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "is",
+        re.compile(
+            rf"^{_SUBJECT}(?:\s+(?:am|is|are)|'m|'s|'re)\s+{_NEG}(?:an?\s+)?{_VALUE}",
+            re.IGNORECASE,
+        ),
+    ),
+]
+_FIRST_PERSON = {"i", "i'm", "i've", "my", "me", "we", "our", "the user", "user"}
+
+
+def _first_person_fact(sentence: str) -> bool:
+    for attribute, pattern in _SHAPES:
+        found = pattern.search(sentence.strip())
+        if not found:
+            continue
+        value = found.group("val").strip().lower().split()
+        if attribute == "is" and value and value[0] in ("going", "moving", "planning", "not"):
+            continue
+        return found.group("subj").lower() in _FIRST_PERSON
+    return False
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -110,8 +199,7 @@ class RuleExtractor:
             return None
         if _CALL_ME.match(sentence):
             return "procedural"
-        slot = slot_of(sentence)
-        if slot is not None and slot.subject == "user":
+        if _first_person_fact(sentence):
             return "semantic"
         if _ABOUT_THEM.match(sentence) or _HAVE.match(sentence) or _TRAIT.match(sentence):
             return "semantic"

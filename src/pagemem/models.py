@@ -11,6 +11,7 @@ from typing import Any, Literal, get_args
 from pagemem.errors import InvalidInputError
 
 __all__ = [
+    "CONSOLIDATIONS",
     "KINDS",
     "ORIGINS",
     "ROLES",
@@ -35,6 +36,8 @@ Role = Literal["user", "assistant", "tool", "system"]
 ORIGINS: tuple[str, ...] = get_args(Origin)
 KINDS: tuple[str, ...] = get_args(Kind)
 ROLES: tuple[str, ...] = get_args(Role)
+# What consolidation did with a note when it was written (Record.consolidation).
+CONSOLIDATIONS = ("added", "restated", "superseded", "kept-both")
 
 MAX_SCOPE_PART = 128
 
@@ -154,7 +157,13 @@ class Record:
     key: str | None = None  # a fact's slot, e.g. "user.home_city": one current fact per key
     expired_at: datetime | None = None  # when pagemem retired it (superseded or merged)
     superseded_by: str | None = None  # the record that replaced it
-    mentions: int = 1  # how many times it was stated (near-copies merge into it)
+    mentions: int = 1  # how many times it was stated (its restatements included)
+    # what consolidation did when it was written: "added", "restated" (it repeats
+    # `consolidated_with` and hides behind it), "superseded" (it closed
+    # `consolidated_with` and maybe others) or "kept-both" (possibly a newer value of
+    # `consolidated_with`; both stay current); None for notes that were not consolidated
+    consolidation: str | None = None
+    consolidated_with: str | None = None
 
     def valid_at(self, when: datetime) -> bool:
         """Was this fact true at `when` (valid time), as far as pagemem knows now?"""

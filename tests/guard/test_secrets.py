@@ -111,7 +111,7 @@ def test_no_write_path_stores_a_secret(tmp_path: object) -> None:
         saved = dispatch(
             me, "archival_memory_insert", {"content": f"card 4111 1111 1111 1111 {key}"}
         )
-        assert saved.text.endswith("(secrets removed: credit_card, aws_access_key)")
+        assert "secrets removed: credit_card, aws_access_key)" in saved.text
     assert key.encode() not in path.read_bytes()
     assert b"hunter22" not in path.read_bytes()
     assert b"4111 1111" not in path.read_bytes()

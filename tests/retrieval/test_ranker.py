@@ -54,8 +54,9 @@ def test_a_named_speaker_is_boosted() -> None:
 def test_web_notes_rank_below_equal_user_notes() -> None:
     with Memory(":memory:", embedder=None, retrieval=LEXICAL) as mem:
         me = mem.scope("acme", "priya")
-        me.archive.insert("Book the aisle seat", origin="web")
-        me.archive.insert("Book the aisle seat", origin="user")
+        # episodic: facts saying the same would be folded into one hit
+        me.archive.insert("Book the aisle seat", origin="web", kind="episodic")
+        me.archive.insert("Book the aisle seat", origin="user", kind="episodic")
         assert [h.record.id for h in me.archive.search("aisle seat")] == ["a2", "a1"]
 
 
@@ -159,8 +160,10 @@ def test_near_copies_are_folded_into_one_hit() -> None:
     keep_all = RetrievalConfig(duplicate_cosine=1.0)
     with Memory(":memory:", retrieval=keep_all) as mem:
         me = mem.scope("acme", "priya")
-        me.archive.insert("Priya prefers aisle seats")
-        me.archive.insert("Priya prefers aisle seats.", consolidate=False)
+        # events: the ranker's knob alone decides (facts saying the same are folded by
+        # the read side of consolidation, whatever the knob)
+        me.archive.insert("Priya prefers aisle seats", kind="episodic")
+        me.archive.insert("Priya prefers aisle seats.", kind="episodic")
         assert len(me.archive.search("aisle seats", k=3)) == 2
 
 
@@ -176,8 +179,8 @@ def test_recency_prefers_the_newer_of_two_equal_notes() -> None:
     config = RetrievalConfig(recency_half_life_days=30, neighbour_weight=0, duplicate_cosine=1.0)
     with Memory(":memory:", embedder=None, retrieval=config, clock=clock) as mem:
         me = mem.scope("acme", "priya")
-        me.archive.insert("Priya's favourite cafe is Analog", consolidate=False)
-        me.archive.insert("Priya's favourite cafe is Analog", consolidate=False)
+        me.archive.insert("Priya's favourite cafe is Analog", kind="episodic")
+        me.archive.insert("Priya's favourite cafe is Analog", kind="episodic")
         hits = me.archive.search("favourite cafe")
         assert [h.record.id for h in hits] == ["a2", "a1"]
         assert hits[1].score >= 0.8 * hits[0].score - 1e-9  # recency takes at most 20 %

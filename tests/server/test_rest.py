@@ -58,11 +58,21 @@ def test_every_endpoint_with_a_valid_key(served: tuple[str, Memory]) -> None:
         "/v1/users/priya/memories", json={"text": "I live in Seattle", "origin": "user"}
     )
     assert created.status_code == 201
+    assert created.json()["consolidation"] == {"action": "added", "other": None}
     rid = created.json()["id"]
     assert api.get(f"/v1/users/priya/memories/{rid}").json()["text"] == "I live in Seattle"
     moved = api.post(
-        "/v1/users/priya/memories", json={"text": "I moved to Austin", "origin": "user"}
-    ).json()["id"]
+        "/v1/users/priya/memories", json={"text": "I live in Austin", "origin": "user"}
+    ).json()
+    assert moved["consolidation"] == {"action": "superseded", "other": rid}
+    moved = moved["id"]
+    again = api.post(
+        "/v1/users/priya/memories", json={"text": "I live in Austin!", "origin": "user"}
+    ).json()
+    assert again["consolidation"] == {"action": "restated", "other": moved}
+    kept = api.get(f"/v1/users/priya/memories/{again['id']}").json()
+    assert kept["text"] == "I live in Austin!"  # acknowledged means kept
+    assert kept["consolidation"] == {"action": "restated", "other": moved}
     hits = api.post("/v1/users/priya/memories/search", json={"query": "where do I live"}).json()
     assert [h["note"]["id"] for h in hits] == [moved]
     history = api.get(f"/v1/users/priya/memories/{moved}/history").json()
@@ -79,7 +89,7 @@ def test_every_endpoint_with_a_valid_key(served: tuple[str, Memory]) -> None:
     assert window["request"][0]["role"] == "system"
     assert "Name: Priya" in window["request"][0]["content"]
     preview = api.post("/v1/users/priya/forget", json={"phrase": "Austin"}).json()
-    assert (preview["notes"], preview["done"]) == ([moved], False)
+    assert (preview["notes"], preview["done"]) == ([moved, again["id"]], False)
     export = api.get("/v1/users/priya/export")
     assert export.headers["content-type"].startswith("application/x-ndjson")
     assert '"type": "pagemem-export"' in export.text.splitlines()[0]

@@ -335,18 +335,26 @@ def import_(db: Path | str, tenant: str, user: str, agent: str | None, source: I
 @click.option("--tenant", default=None, help="Only this tenant's scopes.")
 @click.option("--dry-run", is_flag=True, help="Report what would change; change nothing.")
 def consolidate(db: Path | str, tenant: str | None, dry_run: bool) -> None:
-    """Fold restatements into the facts they repeat and close facts a later one changed."""
+    """Retire restatements behind the facts they repeat, close facts a later one changed,
+    link possible changes; nothing is deleted."""
     with Memory(db) as memory:
         done = memory.consolidate(tenant=tenant, dry_run=dry_run)
         for scope, result in done.items():
             for copy, kept in result.merged:
-                click.echo(f"{scope}: {copy} merged into {kept} ({result.reasons[copy]})")
+                click.echo(f"{scope}: {copy} restates {kept} ({result.reasons[copy]})")
             for old, new in result.superseded:
                 click.echo(f"{scope}: {old} superseded by {new} ({result.reasons[old]})")
+            for new, old in result.linked:
+                click.echo(f"{scope}: {new} kept beside {old} ({result.reasons[new]})")
         merged = sum(len(r.merged) for r in done.values())
         closed = sum(len(r.superseded) for r in done.values())
-        verb = "would merge" if dry_run else "merged"
-        click.echo(f"{verb} {merged} notes, {'would close' if dry_run else 'closed'} {closed}")
+        linked = sum(len(r.linked) for r in done.values())
+        would = "would " if dry_run else ""
+        click.echo(
+            f"{would}retire {merged} restatements, {would}close {closed}, {would}link {linked}"
+            if dry_run
+            else f"retired {merged} restatements, closed {closed}, linked {linked}"
+        )
 
 
 @click.command()

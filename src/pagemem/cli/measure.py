@@ -326,24 +326,56 @@ def eval_poisoning(
     "--dense/--no-dense",
     default=True,
     show_default=True,
-    help="Consolidate with the bundled embedding model (off: words alone).",
+    help="Consolidate and rank with the bundled embedding model (off: words alone).",
 )
+@click.option(
+    "--split",
+    "splits",
+    type=click.Choice(["dev", "test"]),
+    multiple=True,
+    help="Which split to run (default: both, reported apart).",
+)
+@click.option(
+    "--data",
+    "paths",
+    type=click.Path(exists=True, dir_okay=False),
+    multiple=True,
+    help="Scenario files (JSON lines) instead of the shipped ones.",
+)
+@click.option("--problems", is_flag=True, help="List every question that failed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
-def eval_facts(dense: bool, as_json: bool) -> None:
-    """Stale facts, duplicates and wrong merges in the top 5, over the fact scenarios."""
+def eval_facts(
+    dense: bool, splits: tuple[str, ...], paths: tuple[str, ...], problems: bool, as_json: bool
+) -> None:
+    """Updates, look-alikes, restatements and lost writes over the fact scenarios."""
     from pagemem.eval import facts
 
-    score = facts.run(embedder="default" if dense else None)
+    scenarios = facts.load(paths or None)
+    report = facts.run(
+        scenarios, splits=splits or ("dev", "test"), embedder="default" if dense else None
+    )
     if as_json:
-        click.echo(json.dumps(score.as_dict(), indent=2))
+        click.echo(json.dumps(report.as_dict(), indent=2))
         return
-    click.echo(f"{len(facts.SCENARIOS)} scenarios, {score.questions} questions")
-    for label, value in (
-        ("stale facts in the top 5", score.stale_in_top5),
-        ("duplicates in the top 5", score.duplicates_in_top5),
-        ("wrong merges", score.wrong_merges),
-        ("expected fact missing from the top 5", score.misses),
-    ):
-        click.echo(f"{label:<40} {value}")
-    for problem in score.problems:
-        click.echo(f"  {problem}")
+    click.echo(f"{report.scenarios} scenarios, {report.writes} writes, {report.lost} lost")
+    rows = (
+        ("update: current ranks above stale (top 5)", "update"),
+        ("update as of a past date", "update-as-of"),
+        ("lost-write chains: latest ranks first", "lostwrite"),
+        ("look-alike found in the top 5", "lookalike-found"),
+        ("look-alike still current", "lookalike-current"),
+        ("look-alike not marked outdated", "lookalike-unmarked"),
+        ("restatement fills at most 2 of the top 5", "restatement"),
+        ("restated fact found in the top 5", "restatement-found"),
+    )
+    chosen = [s for s in ("dev", "test") if not splits or s in splits]
+    click.echo(f"{'':<44}" + "".join(f"{s:>16}" for s in chosen))
+    for label, measure in rows:
+        cells = []
+        for split in chosen:
+            tally = report.tally(split, measure)
+            cells.append(f"{tally.rate:>7.3f} ({tally.passed:>3}/{tally.total:<3})")
+        click.echo(f"{label:<44}" + "".join(f"{c:>16}" for c in cells))
+    if problems:
+        for problem in report.problems:
+            click.echo(f"  {problem}")

@@ -1,236 +1,242 @@
-"""Facts that stay true: scenarios run through the public API, scored as a benchmark.
+"""Facts that stay true, scored through the public API on scenarios nobody tuned for.
 
-Each scenario writes a user's statements in order (with the time each became
-true), then asks questions. A question lists the fact that must be current
-(`expect`), facts that are stale or must not surface (`stale`), and optionally
-a time to ask `as_of`. Scored: stale facts in the top 5, duplicates in the top
-5 (the same fact returned twice), wrong merges (a statement that should have
-stayed its own fact was merged away), and misses (the expected fact not in the
-top 5). The LLM-free default should score zero on all four.
+The scenarios (eval/data/facts-*.jsonl) come in four families:
+
+- **update**: a value changes one to three times; the current one must rank above
+  every stale one in the top 5 (and be there).
+- **lookalike**: notes that share most words but are different facts, all true at
+  once; each must stay current and be in the top 5 for its own question.
+- **restatement**: one fact said several ways; at most 2 of the top 5 may be it.
+- **lostwrite**: near-identical notes that differ in one value; every one must stay
+  readable under its id (checked for every statement of every family).
+
+They were written in deliberately varied styles and split by style and topic before
+any tuning: `dev` (terse, chatty and third-person notes about homes, jobs, contacts,
+pets, food, travel, family) and `test` (corrections, long-winded notes and assistant
+logs about health, schedules, vehicles, hobbies, subscriptions and settings; key-value
+notes, emails and mixed-person notes about money, courses, projects, households,
+friends and shopping), each family of `test` by another author. Tune on dev only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from importlib import resources
+from pathlib import Path
+from typing import Any
 
-from pagemem.memory import Memory
+from pagemem.consolidate import OUTDATED
+from pagemem.errors import InvalidInputError
+from pagemem.memory import Memory, ScopedMemory
 from pagemem.retrieval.embed import Embedder
 
-__all__ = ["SCENARIOS", "FactScore", "Question", "Scenario", "Statement", "run"]
+__all__ = ["FAMILIES", "FactReport", "Question", "Scenario", "Statement", "load", "run"]
 
-
-def _at(year: int, month: int) -> datetime:
-    return datetime(year, month, 1, tzinfo=UTC)
+FAMILIES = ("update", "lookalike", "restatement", "lostwrite")
+TOP = 5
 
 
 @dataclass(frozen=True, slots=True)
 class Statement:
     text: str
     when: datetime
-    key: str | None = None
-    separate: bool = False  # must stay its own fact (never merged into another)
 
 
 @dataclass(frozen=True, slots=True)
 class Question:
     query: str
-    expect: str
-    stale: tuple[str, ...] = ()
+    current: tuple[int, ...]
+    stale: tuple[int, ...] = ()
     as_of: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
-    name: str
+    id: str
+    family: str
+    split: str
+    style: str
+    topic: str
     statements: tuple[Statement, ...]
     questions: tuple[Question, ...]
 
 
-SCENARIOS: tuple[Scenario, ...] = (
-    Scenario(
-        "moves city twice",
-        (
-            Statement("I live in Seattle", _at(2023, 1)),
-            Statement("I moved to Austin last month", _at(2024, 6)),
-            Statement("I've just moved to Denver", _at(2025, 9)),
-        ),
-        (
-            Question(
-                "where do I live now",
-                "I've just moved to Denver",
-                ("I live in Seattle", "I moved to Austin last month"),
-            ),
-            Question(
-                "where did I live",
-                "I live in Seattle",
-                ("I moved to Austin last month", "I've just moved to Denver"),
-                as_of=_at(2024, 1),
-            ),
-            Question(
-                "where did I live",
-                "I moved to Austin last month",
-                ("I live in Seattle", "I've just moved to Denver"),
-                as_of=_at(2025, 1),
-            ),
-        ),
-    ),
-    Scenario(
-        "a preference stated five times",
-        (
-            Statement("I prefer window seats on flights", _at(2024, 1)),
-            Statement("I really prefer a window seat", _at(2024, 2)),
-            Statement("I like window seats best", _at(2024, 3)),
-            Statement("Window seats are my favourite", _at(2024, 4)),
-            Statement("My favourite seat is the window seat", _at(2024, 5)),
-            Statement("I like green tea", _at(2024, 6), separate=True),
-        ),
-        (Question("which seat do I like on planes", "I prefer window seats on flights"),),
-    ),
-    Scenario(
-        "a negated fact",
-        (
-            Statement("I am vegetarian", _at(2023, 3)),
-            Statement("I'm no longer vegetarian", _at(2025, 2)),
-        ),
-        (
-            Question("am I vegetarian", "I'm no longer vegetarian", ("I am vegetarian",)),
-            Question(
-                "am I vegetarian", "I am vegetarian", ("I'm no longer vegetarian",), _at(2024, 1)
-            ),
-        ),
-    ),
-    Scenario(
-        "high word overlap, different facts",
-        (
-            Statement("Priya lives in Seattle", _at(2024, 1), separate=True),
-            Statement("Priya's sister lives in Seattle", _at(2024, 2), separate=True),
-            Statement("My flight to Lisbon leaves from gate 12", _at(2024, 3), separate=True),
-            Statement("My flight to Lisbon leaves from gate 14", _at(2024, 4), separate=True),
-            Statement("I like green tea", _at(2024, 5), separate=True),
-            Statement("I like green apples", _at(2024, 6), separate=True),
-        ),
-        (
-            Question("where does Priya's sister live", "Priya's sister lives in Seattle"),
-            Question("what do I like to drink", "I like green tea"),
-        ),
-    ),
-    Scenario(
-        "job and phone changes",
-        (
-            Statement("I work at Acme as a data analyst", _at(2022, 1)),
-            Statement("My phone number is +1 555 0100", _at(2022, 1)),
-            Statement("I started working at Globex", _at(2024, 9)),
-            Statement("My new phone number is +1 555 0199", _at(2024, 10)),
-        ),
-        (
-            Question(
-                "where do I work",
-                "I started working at Globex",
-                ("I work at Acme as a data analyst",),
-            ),
-            Question(
-                "what is my phone number",
-                "My new phone number is +1 555 0199",
-                ("My phone number is +1 555 0100",),
-            ),
-        ),
-    ),
-    Scenario(
-        "keyed facts",
-        (
-            Statement("Home airport: SEA", _at(2023, 1), key="user.home_airport"),
-            Statement("Home airport: AUS", _at(2024, 6), key="user.home_airport"),
-        ),
-        (
-            Question("which is my home airport", "Home airport: AUS", ("Home airport: SEA",)),
-            Question(
-                "which is my home airport",
-                "Home airport: SEA",
-                ("Home airport: AUS",),
-                as_of=_at(2024, 1),
-            ),
-        ),
-    ),
-    Scenario(
-        "a favourite that changes",
-        (
-            Statement("My favourite colour is blue", _at(2023, 1)),
-            Statement("My favourite colour is green", _at(2025, 1)),
-        ),
-        (
-            Question(
-                "what is my favourite colour",
-                "My favourite colour is green",
-                ("My favourite colour is blue",),
-            ),
-        ),
-    ),
-)
+def _date(value: str) -> datetime:
+    return datetime.fromisoformat(value).replace(tzinfo=UTC)
+
+
+def _scenario(data: dict[str, Any]) -> Scenario:
+    statements = tuple(Statement(s["text"], _date(s["when"])) for s in data["statements"])
+    questions = tuple(
+        Question(
+            q["query"],
+            tuple(q["current"]),
+            tuple(q.get("stale", ())),
+            _date(q["as_of"]) if q.get("as_of") else None,
+        )
+        for q in data["questions"]
+    )
+    scenario = Scenario(
+        data["id"], data["family"], data["split"], data.get("style", ""), data.get("topic", ""),
+        statements, questions,
+    )  # fmt: skip
+    if scenario.family not in FAMILIES:
+        raise ValueError(f"unknown family {scenario.family!r}")
+    for question in questions:
+        for index in (*question.current, *question.stale):
+            if not 0 <= index < len(statements):
+                raise ValueError(f"statement index {index} out of range")
+    return scenario
+
+
+def load(paths: Iterable[str | Path] | None = None) -> list[Scenario]:
+    """The shipped scenarios, or those of these JSON-lines files."""
+    if paths is None:
+        folder = resources.files("pagemem.eval") / "data"
+        sources = [
+            (entry.name, entry.read_text(encoding="utf-8"))
+            for entry in sorted(folder.iterdir(), key=lambda e: e.name)
+            if entry.name.startswith("facts-") and entry.name.endswith(".jsonl")
+        ]
+    else:
+        sources = [(str(p), Path(p).read_text(encoding="utf-8")) for p in paths]
+    scenarios = []
+    for name, text in sources:
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                scenarios.append(_scenario(json.loads(line)))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise InvalidInputError(f"{name} line {number}: {exc}") from None
+    return scenarios
 
 
 @dataclass(slots=True)
-class FactScore:
-    """What went wrong over all scenarios (all zero is the target)."""
+class Tally:
+    passed: int = 0
+    total: int = 0
 
-    questions: int = 0
-    stale_in_top5: int = 0
-    duplicates_in_top5: int = 0
-    wrong_merges: int = 0
-    misses: int = 0
+    def add(self, ok: bool) -> None:
+        self.passed += ok
+        self.total += 1
+
+    @property
+    def rate(self) -> float:
+        return self.passed / self.total if self.total else 1.0
+
+
+@dataclass(slots=True)
+class FactReport:
+    """Per split: the share of questions each family got right, plus lost writes."""
+
+    scenarios: int = 0
+    # (split, measure) -> tally; measures: update, update-as-of, lookalike-found,
+    # lookalike-current, lookalike-unmarked, restatement, restatement-found
+    tallies: dict[tuple[str, str], Tally] = field(default_factory=dict)
+    writes: int = 0
+    lost: int = 0
     problems: list[str] = field(default_factory=list)
 
-    def as_dict(self) -> dict[str, object]:
+    def tally(self, split: str, measure: str) -> Tally:
+        return self.tallies.setdefault((split, measure), Tally())
+
+    def rate(self, split: str, measure: str) -> float:
+        return self.tally(split, measure).rate
+
+    def as_dict(self) -> dict[str, Any]:
         return {
-            "questions": self.questions,
-            "stale_in_top5": self.stale_in_top5,
-            "duplicates_in_top5": self.duplicates_in_top5,
-            "wrong_merges": self.wrong_merges,
-            "misses": self.misses,
+            "scenarios": self.scenarios,
+            "writes": self.writes,
+            "lost_writes": self.lost,
+            "splits": {
+                split: {m: [t.passed, t.total] for (s, m), t in self.tallies.items() if s == split}
+                for split in sorted({s for s, _ in self.tallies})
+            },
             "problems": self.problems,
         }
 
 
 def run(
-    scenarios: tuple[Scenario, ...] = SCENARIOS,
+    scenarios: Sequence[Scenario] | None = None,
     *,
+    splits: Sequence[str] = ("dev", "test"),
     embedder: Embedder | str | None = "default",
+    target: str = ":memory:",
     clock: Callable[[], datetime] | None = None,
-) -> FactScore:
-    """Run every scenario in its own scope of a fresh in-memory Memory."""
-    now = clock or (lambda: datetime(2026, 6, 1, tzinfo=UTC))
-    memory = Memory(":memory:", embedder=embedder, clock=now)  # type: ignore[arg-type]
-    score = FactScore()
-    for number, scenario in enumerate(scenarios):
-        me = memory.scope("eval-facts", f"scenario-{number}")
-        ids: dict[str, str] = {}
-        for statement in scenario.statements:
-            record_id = me.archive.insert(
-                statement.text, origin="user", valid_from=statement.when, key=statement.key
-            )
-            if statement.separate and record_id in ids.values():
-                score.wrong_merges += 1
-                score.problems.append(f"{scenario.name}: {statement.text!r} was merged away")
-            ids[statement.text] = record_id
-        for question in scenario.questions:
-            score.questions += 1
-            hits = me.archive.search(question.query, k=5, as_of=question.as_of)
-            texts = [hit.record.text for hit in hits]
-            found_ids = [hit.record.id for hit in hits]
-            where = f"{scenario.name}: {question.query!r}" + (
-                f" as of {question.as_of:%Y-%m}" if question.as_of else ""
-            )
-            stale = [t for t in question.stale if ids.get(t) in found_ids and t != question.expect]
-            stale = [t for t in stale if ids[t] != ids.get(question.expect)]
-            if stale:
-                score.stale_in_top5 += len(stale)
-                score.problems.append(f"{where}: stale {stale}")
-            if len(set(found_ids)) != len(found_ids) or len(set(texts)) != len(texts):
-                score.duplicates_in_top5 += 1
-                score.problems.append(f"{where}: duplicates {texts}")
-            if ids.get(question.expect) not in found_ids:
-                score.misses += 1
-                score.problems.append(f"{where}: expected {question.expect!r}, got {texts}")
-    memory.close()
-    return score
+) -> FactReport:
+    """Run every scenario of these splits in its own scope, each statement written
+    through `archive.insert` at its date, then score the questions."""
+    chosen = [s for s in (load() if scenarios is None else scenarios) if s.split in splits]
+    report = FactReport(scenarios=len(chosen))
+    moment = {"now": datetime(2000, 1, 1, tzinfo=UTC)}
+    memory = Memory(target, embedder=embedder, clock=clock or (lambda: moment["now"]))  # type: ignore[arg-type]
+    try:
+        for scenario in chosen:
+            me = memory.scope("eval-facts", scenario.id)
+            ids = []
+            for statement in scenario.statements:
+                moment["now"] = statement.when + timedelta(hours=12)
+                ids.append(
+                    me.archive.insert(statement.text, origin="user", valid_from=statement.when)
+                )
+            moment["now"] = max(s.when for s in scenario.statements) + timedelta(days=30)
+            _check_writes(me, scenario, ids, report)
+            for question in scenario.questions:
+                _score(me, scenario, question, ids, report)
+    finally:
+        memory.close()
+    return report
+
+
+def _check_writes(me: ScopedMemory, scenario: Scenario, ids: list[str], report: FactReport) -> None:
+    exported = {line["id"]: line["text"] for line in me.export() if line.get("type") == "note"}
+    if len(set(ids)) != len(ids):
+        report.problems.append(f"{scenario.id}: an insert returned another note's id")
+    for statement, record_id in zip(scenario.statements, ids, strict=True):
+        report.writes += 1
+        if (
+            me.archive.get(record_id).text != statement.text
+            or exported.get(record_id) != statement.text
+        ):
+            report.lost += 1
+            report.problems.append(f"{scenario.id}: {statement.text!r} not kept under {record_id}")
+
+
+def _score(
+    me: ScopedMemory, scenario: Scenario, question: Question, ids: list[str], report: FactReport
+) -> None:
+    hits = me.archive.search(question.query, k=TOP, as_of=question.as_of)
+    ranks = {hit.record.id: rank for rank, hit in enumerate(hits)}
+    flags = {hit.record.id: hit.flags for hit in hits}
+    split, where = scenario.split, f"{scenario.id}: {question.query!r}"
+    shown = [hit.record.text for hit in hits]
+    current = [ids[i] for i in question.current]
+    if scenario.family in ("update", "lostwrite"):
+        best = min((ranks[i] for i in current if i in ranks), default=None)
+        stale = [ranks[ids[i]] for i in question.stale if ids[i] in ranks and ids[i] not in current]
+        ok = best is not None and all(best < rank for rank in stale)
+        measure = "update-as-of" if question.as_of is not None else scenario.family
+        report.tally(split, measure).add(ok)
+        if not ok:
+            report.problems.append(f"{where}: current not first, got {shown}")
+    elif scenario.family == "lookalike":
+        for record_id in current:
+            record = me.archive.get(record_id)
+            found = record_id in ranks
+            report.tally(split, "lookalike-found").add(found)
+            report.tally(split, "lookalike-current").add(record.expired_at is None)
+            marked = any(f.startswith(OUTDATED) for f in flags.get(record_id, ()))
+            report.tally(split, "lookalike-unmarked").add(not marked)
+            if not found or record.expired_at is not None:
+                report.problems.append(f"{where}: {record.text!r} lost its place, got {shown}")
+    else:  # restatement
+        group = set(current)
+        inside = sum(1 for i in ranks if i in group)
+        report.tally(split, "restatement").add(inside <= 2)
+        report.tally(split, "restatement-found").add(inside >= 1)
+        if inside > 2 or inside == 0:
+            report.problems.append(f"{where}: {inside} of the top {TOP} are the fact: {shown}")

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from pagemem.consolidate import TRUST, Decision, slot_signature
+from pagemem.consolidate import TRUST, Decision, arrange
 from pagemem.errors import InvalidInputError, NotFoundError
+from pagemem.memory.batch import insert_batch
 from pagemem.memory.checks import MAX_K, MAX_SOURCE, aware, choices, positive, tags_of
 from pagemem.memory.consolidation import apply_change
 from pagemem.models import KINDS, ORIGINS, Hit, Kind, Origin, Record, check_text
@@ -55,13 +56,17 @@ class Archive:
         consolidate: bool = True,
         actor: str | None = None,
     ) -> str:
-        """Store a note and return its id. `origin` says who it came from.
+        """Store a note and return its own id: `get(id)` returns this text until it is
+        deleted, forgotten or expired by retention.
 
-        Facts (kinds "semantic" and "procedural") are consolidated on write: a
-        restatement returns the id of the fact it merged into (no new row); a change
-        closes the facts it replaces, which stay in history. `key` names the fact's slot
-        ("user.home_city"): the current fact of that key is replaced without guessing.
-        Episodic notes, and writes with `consolidate=False`, are stored as they are.
+        Facts (kinds "semantic" and "procedural") are consolidated on write, and the
+        record says what happened (`Record.consolidation`): "restated" (it repeats a
+        fact, which counts it; search shows the fact), "superseded" (it closed the facts
+        it replaces, which stay in history), "kept-both" (perhaps a newer value of
+        another fact; both stay current, search ranks this one first) or "added". `key`
+        names the fact's slot ("user.home_city"): the current fact of that key is
+        replaced without guessing. Episodic notes, and writes with `consolidate=False`,
+        are stored as they are.
         """
         record = self._prepare(
             text,
@@ -80,53 +85,59 @@ class Archive:
         # Read, decide and write as one step per scope: racing writers (threads or other
         # processes on a shared database) would otherwise both keep the fact they replace.
         with self._store.scope_lock(self._owner.scope):
-            return self._consolidated(record, who)
+            return self._write(record, self._decide(record), who)
 
-    def _consolidated(self, record: NewRecord, actor: str) -> str:
+    def _decide(
+        self, record: NewRecord, extra: Sequence[tuple[Record, float | None]] = ()
+    ) -> Decision:
+        """What consolidation does with `record`, weighed against the scope's closest
+        current facts (and `extra` ones, notes of the same batch)."""
         owner = self._owner
         memory = owner.memory
         if record.key is not None:
             current = self._store.current_facts(owner.scope, key=record.key)
-            decision = memory.consolidator.keyed(record.text, record.key, current)
-        else:
-            near = memory.ranker.similar(owner.scope, record.text, 8, now=memory.now())
-            found = {r.id: r for r in self._store.get_records(owner.scope, [i for i, _ in near])}
-            if record.slot is not None:  # facts of the same slot, however differently worded
-                mates = self._store.current_facts(owner.scope, slot=record.slot)
-                known = {i for i, _ in near}
-                near += [(r.id, None) for r in mates if r.id not in known]
-                found.update((r.id, r) for r in mates)
-            # A note may only replace facts of its own or a less trusted origin: a web page
-            # cannot supersede what the user said.
-            trust = TRUST.get(record.origin, 0)
-            pairs = [
-                (found[i], c)
-                for i, c in near
-                if i in found
-                and found[i].kind != "episodic"
-                and TRUST.get(found[i].origin, 0) <= trust
-            ]
-            decision = memory.consolidator.decide(
-                record.text, [r for r, _ in pairs], [c for _, c in pairs]
-            )
-        at = memory.now()
-        if decision.action == "merge" and not self._same_origin(decision.targets[0], record):
-            decision = Decision("insert")  # a restatement by someone else is its own note
-        if decision.action == "merge":
-            target = decision.targets[0]
-            self._store.restate(
-                owner.scope,
-                target,
-                source=record.source,
-                reason=decision.reason,
-                actor=actor,
-                at=at,
-            )
-            return target
+            return memory.consolidator.keyed(record.text, record.key, current)
+        near = memory.ranker.similar(owner.scope, record.text, 8, now=memory.now())
+        found = {r.id: r for r in self._store.get_records(owner.scope, [i for i, _ in near])}
+        pairs = [(found[i], c) for i, c in near if i in found] + list(extra)
+        # A note may only restate or replace facts of its own or a less trusted origin: a
+        # web page cannot supersede what the user said.
+        trust = TRUST.get(record.origin, 0)
+        pairs = [
+            (r, c)
+            for r, c in pairs
+            if r.kind != "episodic"
+            and r.expired_at is None
+            and not r.quarantined
+            and TRUST.get(r.origin, 0) <= trust
+        ]
+        decision = memory.consolidator.decide(
+            record.text, [r for r, _ in pairs], [c for _, c in pairs]
+        )
+        if decision.action == "restate":
+            target = next(r for r, _ in pairs if r.id == decision.targets[0])
+            if target.origin != record.origin:  # said again by someone else: its own note
+                return Decision("add")
+        return decision
+
+    def _write(self, record: NewRecord, decision: Decision, actor: str) -> str:
+        """Store `record` as `decision` says; every action stores it under a new id."""
+        owner = self._owner
+        at = owner.memory.now()
+        other = decision.targets[0] if decision.targets else None
+        record = replace(record, consolidation=decision.outcome, consolidated_with=other)
+        if decision.action == "restate" and other is not None:
+            # written already retired behind the fact it repeats: one row, one transaction
+            record = replace(record, expired_at=at, superseded_by=other)
         new_id = self._store_all([record], actor)[0]
-        if decision.action == "supersede":
-            stored = self.get(new_id)
-            apply_change(owner, stored, decision.targets, decision.reason, actor=actor, at=at)
+        if decision.action == "restate" and other is not None:
+            self._store.restate(
+                owner.scope, other, source=record.source, reason=decision.reason, actor=actor, at=at
+            )
+        elif decision.action == "supersede":
+            apply_change(
+                owner, self.get(new_id), decision.targets, decision.reason, actor=actor, at=at
+            )
         return new_id
 
     def update(self, record_id: str, text: str, *, actor: str = "user") -> str:
@@ -150,20 +161,7 @@ class Archive:
             metadata={k: v for k, v in old.metadata.items() if k not in ("directive", "redacted")},
             key=old.key,
         )
-        new_id = self._store_all([record], actor)[0]
-        apply_change(
-            self._owner,
-            self.get(new_id),
-            [old.id],
-            "updated",
-            actor=actor,
-            at=self._owner.memory.now(),
-        )
-        return new_id
-
-    def _same_origin(self, record_id: str, record: NewRecord) -> bool:
-        existing = self._store.get_record(self._owner.scope, record_id)
-        return existing is not None and existing.origin == record.origin
+        return self._write(record, Decision("supersede", (old.id,), "updated"), actor)
 
     def history(self, record_id: str) -> list[Version]:
         """Every version of a fact, oldest first: what it said, when it was true, what
@@ -203,22 +201,30 @@ class Archive:
     def insert_many(
         self, items: Iterable[str | Mapping[str, Any]], *, actor: str | None = None
     ) -> list[str]:
-        """Store many notes in one transaction, embedded in batches; all or nothing.
+        """Store many notes, embedded in one batch; each item gets its own id, in order.
 
-        Each item is a text or a mapping of `insert`'s arguments (`text` required).
-        Every item is checked before anything is written.
+        Each item is a text or a mapping of `insert`'s arguments (`text` required; also
+        `consolidate`). Every item is checked before anything is written. Facts are
+        consolidated as `insert` would, each against the scope and the items before it;
+        the notes are written in one transaction, the links between them right after.
         """
-        prepared = []
+        prepared: list[tuple[NewRecord, bool]] = []
         for position, item in enumerate(items):
             fields = {"text": item} if isinstance(item, str) else dict(item)
+            consolidate = fields.pop("consolidate", True)
+            if not isinstance(consolidate, bool):
+                raise InvalidInputError(f"item {position}: consolidate must be true or false")
             try:
-                prepared.append(self._prepare(**fields))
+                prepared.append((self._prepare(**fields), consolidate))
             except TypeError as exc:
                 raise InvalidInputError(f"item {position}: {exc}") from None
             except InvalidInputError as exc:
                 raise InvalidInputError(f"item {position}: {exc}") from None
-        origin = prepared[0].origin if prepared else "agent"
-        return self._store_all(prepared, actor or origin)
+        if not prepared:
+            return []
+        who = actor or prepared[0][0].origin
+        with self._store.scope_lock(self._owner.scope):
+            return insert_batch(self, prepared, who)
 
     def prepare(self, text: str, **fields: Any) -> NewRecord:
         """A note checked, redacted and judged exactly as `insert` would, but not stored
@@ -288,7 +294,6 @@ class Archive:
             flags=verdict.flags,
             quarantined=verdict.quarantined,
             key=key,
-            slot=slot_signature(text),
         )
 
     def get(self, record_id: str) -> Record:
@@ -322,21 +327,27 @@ class Archive:
         )
         scope = self._owner.scope
         allowed = None if where == RecordFilter() else self._store.filter_record_ids(scope, where)
-        ranked = self._owner.memory.ranker.search(
-            scope,
-            query,
-            positive(k, "k", MAX_K),
-            allowed=allowed,
-            now=self._owner.memory.now(),
-            as_of=aware(as_of, "as_of"),
+        k = positive(k, "k", MAX_K)
+        when = aware(as_of, "as_of")
+        ranker = self._owner.memory.ranker
+        # room for restatements the read side folds away
+        ranked = ranker.search(
+            scope, query, 2 * k + 5, allowed=allowed, now=self._owner.memory.now(), as_of=when
         )
         records = {r.id: r for r in self._store.get_records(scope, [r.id for r in ranked])}
         # A record deleted or held by another process since the index was read is skipped.
-        return [
+        hits = [
             Hit(records[r.id], r.score, records[r.id].flags, r.explain)
             for r in ranked
             if r.id in records and not records[r.id].quarantined
         ]
+        facts = [h.record.id for h in hits if h.record.kind != "episodic"]
+        newer: dict[str, list[Record]] = {}
+        for record in self._store.newer_facts(scope, facts) if facts else []:
+            if allowed is None or record.id in allowed:
+                newer.setdefault(record.consolidated_with or "", []).append(record)
+        cosines = ranker.pair_cosine(scope, [*facts, *(r.id for rs in newer.values() for r in rs)])
+        return arrange(hits, k, newer=newer, cosine=lambda a, b: cosines.get((a, b)), as_of=when)
 
     def delete(self, record_id: str, *, actor: str = "user") -> None:
         """Remove a note from the table and the text index; history keeps a tombstone."""

@@ -1,11 +1,12 @@
-"""The consolidation pass: fold the near-duplicates and stale facts a scope has gathered.
+"""The consolidation pass: link the restatements and stale facts a scope has gathered.
 
-Writes consolidate as they happen, but notes loaded in bulk (`insert_many`,
-`consolidate=False`, an import) or written before a rule existed can hold
-copies and facts that a later one replaced. This pass walks the scope's
-current facts in the order they became true and applies the same decisions as
-a write would: a restatement is retired into the fact it repeats, a changed
-slot closes the older fact. Nothing is deleted, every decision is in the
+Writes consolidate as they happen, but notes written with `consolidate=False`,
+imported, extracted in the background or written before a rule existed can hold
+restatements and facts that a later one replaced. This pass walks the scope's
+current facts in the order they became true and applies the same decisions as a
+write would: a restatement is retired behind the fact it repeats (its text stays
+under its id), a change closes the older fact, an uncertain change is linked so the
+read side ranks the newer first. Nothing is deleted, every decision is in the
 history, and a second pass finds nothing to do.
 """
 
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from pagemem.consolidate import TRUST, slot_signature
+from pagemem.consolidate import TRUST
 from pagemem.models import Record
 from pagemem.store.base import RecordFilter
 
@@ -30,14 +31,16 @@ _PAGE = 1000
 
 @dataclass(slots=True)
 class Consolidation:
-    """What a pass merged (copy -> kept fact) and superseded (old -> new)."""
+    """What a pass retired as restatements (restatement -> fact), superseded (old -> new)
+    and linked as possibly newer values (newer -> older)."""
 
     merged: list[tuple[str, str]] = field(default_factory=list)
     superseded: list[tuple[str, str]] = field(default_factory=list)
+    linked: list[tuple[str, str]] = field(default_factory=list)
     reasons: dict[str, str] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.merged or self.superseded)
+        return bool(self.merged or self.superseded or self.linked)
 
 
 def apply_change(
@@ -111,20 +114,12 @@ def _consolidate(
     for record in facts:
         near = memory.ranker.similar(scope, record.text, 8, now=memory.now())
         mates = [(by_id[i], c) for i, c in near if i in kept and i != record.id]
-        slot = slot_signature(record.text)
-        if slot is not None:
-            known = {r.id for r, _ in mates}
-            mates += [
-                (by_id[r.id], None)
-                for r in store.current_facts(scope, slot=slot)
-                if r.id in kept and r.id not in known and r.id != record.id
-            ]
         trust = TRUST.get(record.origin, 0)
         mates = [(r, c) for r, c in mates if TRUST.get(r.origin, 0) <= trust]
         decision = memory.consolidator.decide(
             record.text, [r for r, _ in mates], [c for _, c in mates]
         )
-        if decision.action == "merge" and by_id[decision.targets[0]].origin == record.origin:
+        if decision.action == "restate" and by_id[decision.targets[0]].origin == record.origin:
             target = decision.targets[0]
             result.merged.append((record.id, target))
             result.reasons[record.id] = decision.reason
@@ -135,11 +130,12 @@ def _consolidate(
                     record.id,
                     valid_to=None,
                     superseded_by=target,
-                    reason=f"merged into {target}: {decision.reason}",
-                    op="merge",
+                    reason=f"restates {target}: {decision.reason}",
+                    op="restate",
                     actor=actor,
                     at=at,
                 )
+                store.set_consolidation(scope, record.id, "restated", target)
                 store.restate(
                     scope, target, source=record.source, reason=decision.reason, actor=actor, at=at
                 )
@@ -153,11 +149,18 @@ def _consolidate(
                 pairs = apply_change(
                     me, record, decision.targets, decision.reason, actor=actor, at=memory.now()
                 )
+                if record.consolidation in (None, "added"):
+                    store.set_consolidation(scope, record.id, "superseded", decision.targets[0])
             for closed_id, by in pairs:
                 result.superseded.append((closed_id, by))
                 result.reasons[closed_id] = decision.reason
                 kept.discard(closed_id)
             if any(closed_id == record.id for closed_id, _ in pairs):
                 continue
+        elif decision.action == "keep-both" and record.consolidation in (None, "added"):
+            result.linked.append((record.id, decision.targets[0]))
+            result.reasons[record.id] = decision.reason
+            if not dry_run:
+                store.set_consolidation(scope, record.id, "kept-both", decision.targets[0])
         kept.add(record.id)
     return result

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from pagemem.consolidate import slot_signature
 from pagemem.errors import InvalidInputError
 from pagemem.models import Scope
 from pagemem.store.base import (
@@ -68,7 +67,6 @@ def dump_scope(store: Store, scope: Scope) -> ScopeDump:
         summary_sources=sources,
         history=store.history(scope, limit=10**12),
         retention=store.get_retention(scope),
-        slots={r.id: slot_signature(r.text) for r in records},
     )
 
 
@@ -89,6 +87,7 @@ def checksum(dump: ScopeDump, *, skip_ops: tuple[str, ...] = ("import",)) -> str
                 r.valid_from.timestamp(), r.valid_to and r.valid_to.timestamp(), list(r.tags),
                 r.metadata, list(r.flags), r.quarantined, r.key,
                 r.expired_at and r.expired_at.timestamp(), r.superseded_by, r.mentions,
+                r.consolidation, r.consolidated_with,
             ],
         )  # fmt: skip
     for m in dump.messages:

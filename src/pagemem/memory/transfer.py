@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
-from pagemem.consolidate import slot_signature
 from pagemem.errors import InvalidInputError
 from pagemem.memory.blocks import LABEL_PATTERN
 from pagemem.memory.checks import MAX_SOURCE, tags_of
+from pagemem.memory.consolidation import consolidate_scope
 from pagemem.models import (
+    CONSOLIDATIONS,
     KINDS,
     ORIGINS,
     ROLES,
@@ -97,6 +98,8 @@ def export_scope(me: ScopedMemory) -> Iterator[dict[str, Any]]:
                 "expired_at": _time(r.expired_at),
                 "superseded_by": r.superseded_by,
                 "mentions": r.mentions,
+                "consolidation": r.consolidation,
+                "consolidated_with": r.consolidated_with,
             }
         offset += len(page)
     evicted = store.filter_message_ids(scope, MessageFilter())
@@ -282,10 +285,21 @@ def import_scope(
         if key in seen:
             raise line.fail(f"{key} appears twice")
         seen.add(key)
-    slots = {record.id: slot_signature(record.text) for record in records}
-    dump = ScopeDump(records, messages, blocks, summary[0], summary[1], history, retention, slots)
+    dump = ScopeDump(records, messages, blocks, summary[0], summary[1], history, retention)
     me.memory.store.restore(me.scope, dump, actor=actor, at=me.memory.now())
     me.memory.ranker.forget(me.scope)
+    # Facts exported before consolidation was recorded are weighed now, as a write
+    # would weigh them (nothing is dropped; see consolidation).
+    unweighed = [
+        r.id
+        for r in records
+        if r.consolidation is None
+        and r.kind != "episodic"
+        and r.expired_at is None
+        and not r.quarantined
+    ]
+    if unweighed:
+        consolidate_scope(me, only=unweighed, actor=actor)
     return Imported(len(records), len(messages), len(blocks), len(history))
 
 
@@ -328,6 +342,16 @@ def _note(me: ScopedMemory, line: _Line) -> Record:
             else line.ident("superseded_by", _RECORD_ID)
         ),
         mentions=line.whole("mentions", low=1, high=10**9) if "mentions" in line.data else 1,
+        consolidation=(
+            None
+            if line.data.get("consolidation") is None
+            else line.choice("consolidation", CONSOLIDATIONS)
+        ),
+        consolidated_with=(
+            None
+            if line.data.get("consolidated_with") is None
+            else line.ident("consolidated_with", _RECORD_ID)
+        ),
     )
 
 

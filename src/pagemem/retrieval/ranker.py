@@ -282,36 +282,37 @@ class Ranker:
     def similar(
         self, scope: Scope, text: str, k: int, *, now: datetime | None = None
     ) -> list[tuple[str, float | None]]:
-        """The current facts that share the most words with a note about to be written,
-        best first by cosine to it (None without vectors).
-
-        Cheap on purpose, since every write asks: word postings pick the candidates and
-        only those are compared by meaning; the note's embedding is kept for its own
-        indexing. (Facts of the same slot are looked up by the caller.)
+        """The current notes closest to a note about to be written, best first by cosine
+        to it (None without vectors): those sharing the most words and, with vectors,
+        the nearest by meaning ("I moved to Austin" shares no word with "I live in
+        Seattle"). The note's embedding is kept for its own indexing.
         """
         terms = self.analyzer.query(text)
+        vector = self._document_vector(text)
         with self._lock:
             index = self._loaded(scope, "records")
             if index is None:
                 return self._db().similar(scope, text, k, now)
-            if not index.bm25.live or not terms:
+            if not index.bm25.live:
                 return []
             mask = index.bm25.alive()
             valid = self._valid(index, now, None)
             if valid is not None:
                 mask = mask & valid
-            lexical = np.where(mask, index.bm25.scores(terms), 0.0)
-            picked = [d for d in top(lexical, 2 * k) if lexical[d] > 0]
+            picked: list[int] = []
+            if terms:
+                lexical = np.where(mask, index.bm25.scores(terms), 0.0)
+                picked = [d for d in top(lexical, 2 * k) if lexical[d] > 0]
+            if vector is not None and len(index.vectors):
+                raw, scored = index.vectors.scores(vector, centre=False)
+                near = np.where(mask & scored, raw, -np.inf)
+                picked += [d for d in top(near, k) if np.isfinite(near[d]) and d not in picked]
             ids = [index.ids[d] for d in picked]
             rows = index.vectors.rows(picked) if picked and len(index.vectors) else None
         if not picked:
             return []
-        if self.embedder is None or rows is None:
+        if vector is None or rows is None:
             return [(i, None) for i in ids]
-        vector = self.embedder.embed([text], role="document")[0]
-        if len(self._recent) > 256:
-            self._recent.clear()
-        self._recent[text] = vector
         norms = np.linalg.norm(rows, axis=1)
         cosines = (
             (rows @ vector) / np.maximum(norms, 1e-12) / max(float(np.linalg.norm(vector)), 1e-12)
@@ -321,7 +322,55 @@ class Ranker:
             for item, c, n in zip(ids, cosines, norms, strict=True)
         ]
         found.sort(key=lambda pair: -(pair[1] if pair[1] is not None else -1.0))
-        return found[:k]
+        return found[: 2 * k]
+
+    def _document_vector(self, text: str) -> Vectors | None:
+        """The note's embedding, from those embedded ahead (`embed_ahead`) or now; kept
+        until the note is indexed."""
+        if self.embedder is None:
+            return None
+        vector = self._recent.get(text)
+        if vector is None:
+            vector = self.embedder.embed([text], role="document")[0]
+            if len(self._recent) > 4096:
+                self._recent.clear()
+            self._recent[text] = vector
+        return vector
+
+    def embed_ahead(self, texts: Sequence[str]) -> list[Vectors | None]:
+        """Embed notes about to be written in one batch (for `insert_many`)."""
+        if self.embedder is None or not texts:
+            return [None] * len(texts)
+        missing = list(dict.fromkeys(t for t in texts if t not in self._recent))
+        if missing:
+            if len(self._recent) + len(missing) > 4096:
+                self._recent.clear()
+            for start in range(0, len(missing), 256):
+                chunk = missing[start : start + 256]
+                vectors = self.embedder.embed(chunk, role="document")
+                self._recent.update(zip(chunk, vectors, strict=True))
+        return [self._recent.get(t) for t in texts]
+
+    def pair_cosine(self, scope: Scope, ids: Sequence[str]) -> dict[tuple[str, str], float]:
+        """Cosines between these notes' stored vectors (pairs absent when unknown)."""
+        with self._lock:
+            index = self._indexes.get((scope, "records"))
+            if index is None or not len(index.vectors):
+                return {}
+            docs = [(i, index.position[i]) for i in ids if i in index.position]
+            if len(docs) < 2:
+                return {}
+            rows = index.vectors.rows([d for _, d in docs])
+        norms = np.maximum(np.linalg.norm(rows, axis=1), 1e-12)
+        unit = rows / norms[:, None]
+        matrix = unit @ unit.T
+        live = np.linalg.norm(rows, axis=1) > 0
+        out = {}
+        for x, (a, _) in enumerate(docs):
+            for y, (b, _) in enumerate(docs):
+                if x != y and live[x] and live[y]:
+                    out[(a, b)] = float(matrix[x, y])
+        return out
 
     # ranking
 

@@ -69,10 +69,19 @@ class NoteOut(BaseModel):
     flags: list[str]
     quarantined: bool
     mentions: int
+    consolidation: ConsolidationOut | None
+
+
+class ConsolidationOut(BaseModel):
+    """What consolidation did when the note was written."""
+
+    action: str  # added | restated | superseded | kept-both
+    other: str | None  # the fact it restated, closed or was kept beside
 
 
 class Created(BaseModel):
     id: str
+    consolidation: ConsolidationOut | None = None
 
 
 class NoteUpdate(BaseModel):
@@ -188,7 +197,14 @@ def _note(record: Record) -> NoteOut:
         flags=list(record.flags),
         quarantined=record.quarantined,
         mentions=record.mentions,
+        consolidation=_consolidation(record),
     )
+
+
+def _consolidation(record: Record) -> ConsolidationOut | None:
+    if record.consolidation is None:
+        return None
+    return ConsolidationOut(action=record.consolidation, other=record.consolidated_with)
 
 
 def _hit(hit: Hit) -> HitOut:
@@ -273,7 +289,7 @@ def create_app(memory: Memory, *, max_body: int = MAX_BODY, llm: LLM | None = No
             key=note.key,
             valid_from=note.valid_from,
         )
-        return Created(id=rid)
+        return Created(id=rid, consolidation=_consolidation(me.archive.get(rid)))
 
     @app.get("/v1/users/{user}/memories", response_model=list[NoteOut])
     def list_notes(
@@ -291,7 +307,9 @@ def create_app(memory: Memory, *, max_body: int = MAX_BODY, llm: LLM | None = No
     @app.patch("/v1/users/{user}/memories/{note_id}", response_model=Created)
     def update(user: str, note_id: str, body: NoteUpdate, tenant: Tenant) -> Created:
         """A new version of the note; the old one stays in its history."""
-        return Created(id=scope(tenant, user).archive.update(note_id, body.text, actor="api"))
+        me = scope(tenant, user)
+        rid = me.archive.update(note_id, body.text, actor="api")
+        return Created(id=rid, consolidation=_consolidation(me.archive.get(rid)))
 
     @app.post("/v1/users/{user}/agent/step", response_model=StepOut)
     def step(user: str, body: StepIn, tenant: Tenant) -> Any:

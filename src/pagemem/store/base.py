@@ -7,9 +7,9 @@ terms already split into words and are responsible for quoting them safely.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -78,7 +78,11 @@ class NewRecord:
     flags: tuple[str, ...]
     quarantined: bool = False
     key: str | None = None
-    slot: str | None = None  # "subject|attribute" of a simple fact, found by consolidation
+    # what consolidation decided (see Record); a restatement is written already retired
+    consolidation: str | None = None
+    consolidated_with: str | None = None
+    expired_at: datetime | None = None
+    superseded_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +165,6 @@ class ScopeDump:
     summary_sources: tuple[str, ...]
     history: Sequence[HistoryEntry]
     retention: Sequence[RetentionRule]
-    slots: Mapping[str, str | None] = field(default_factory=dict)  # record id -> slot
 
 
 class Store(Protocol):
@@ -249,10 +252,20 @@ class Store(Protocol):
         """A near-copy was written again: count it and keep its source, no new row."""
         ...
 
-    def current_facts(
-        self, scope: Scope, *, key: str | None = None, slot: str | None = None
-    ) -> list[Record]:
-        """Current (unexpired, not held) facts of the scope with this key or this slot."""
+    def current_facts(self, scope: Scope, *, key: str) -> list[Record]:
+        """Current (unexpired, not held) facts of the scope with this key."""
+        ...
+
+    def set_consolidation(
+        self, scope: Scope, record_id: str, outcome: str, other: str | None
+    ) -> None:
+        """Record what consolidation did with a note written before the decision was
+        known (a batch, the consolidation pass)."""
+        ...
+
+    def newer_facts(self, scope: Scope, record_ids: Sequence[str]) -> list[Record]:
+        """Current facts written as possibly newer values of these records ("kept-both"
+        with one of them), for the read side to rank first."""
         ...
 
     def set_quarantined(

@@ -61,4 +61,8 @@ def stored(record_id: str, scope: Scope, r: NewRecord) -> Record:
         flags=r.flags,
         quarantined=r.quarantined,
         key=r.key,
+        expired_at=r.expired_at,
+        superseded_by=r.superseded_by,
+        consolidation=r.consolidation,
+        consolidated_with=r.consolidated_with,
     )

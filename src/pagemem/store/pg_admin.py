@@ -228,9 +228,6 @@ def _restore(
                     scope,
                     r.id,
                     r,
-                    slot=dump.slots.get(r.id),
-                    expired_at=r.expired_at,
-                    superseded_by=r.superseded_by,
                     mentions=r.mentions,
                 )
                 for r in dump.records

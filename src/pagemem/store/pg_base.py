@@ -34,7 +34,7 @@ SCOPE_SQL = "tenant_id = %s AND user_id = %s AND agent_id = %s"
 RECORD_COLUMNS = (
     "r.tenant_id, r.user_id, r.agent_id, r.id, r.text, r.kind, r.origin, r.source, "
     "r.created_at, r.valid_from, r.valid_to, r.tags, r.metadata, r.flags, r.quarantined, "
-    "r.fact_key, r.expired_at, r.superseded_by, r.mentions"
+    "r.fact_key, r.expired_at, r.superseded_by, r.mentions, r.consolidation, r.consolidated_with"
 )
 MESSAGE_COLUMNS = (
     "m.id, m.role, m.content, m.created_at, m.seq, m.name, m.tool_call_id, m.in_context, "
@@ -86,6 +86,8 @@ def record_of(row: Row) -> Record:
         expired_at=row["expired_at"],
         superseded_by=row["superseded_by"],
         mentions=row["mentions"],
+        consolidation=row["consolidation"],
+        consolidated_with=row["consolidated_with"],
     )
 
 
@@ -301,9 +303,7 @@ class PostgresBase:
         ids = [f"a{n}" for n in range(last - len(records) + 1, last + 1)]
         pairs = list(zip(ids, records, strict=True))
         with conn.cursor() as cursor:
-            cursor.executemany(
-                INSERT_RECORD, [record_params(scope, i, r, slot=r.slot) for i, r in pairs]
-            )
+            cursor.executemany(INSERT_RECORD, [record_params(scope, i, r) for i, r in pairs])
             cursor.executemany(
                 "INSERT INTO history (tenant_id, user_id, agent_id, at, op, target, target_id, "
                 "before, after, actor) VALUES (%s, %s, %s, %s, 'insert', 'record', %s, NULL, "
@@ -336,8 +336,9 @@ class PostgresBase:
 INSERT_RECORD = (
     "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, kind, origin, "
     "source, created_at, valid_from, valid_to, tags, metadata, flags, quarantined, "
-    "fact_key, expired_at, superseded_by, mentions, slot) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    "fact_key, expired_at, superseded_by, mentions, consolidation, consolidated_with) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+    "%s)"
 )
 
 
@@ -346,9 +347,6 @@ def record_params(
     record_id: str,
     record: Record | NewRecord,
     *,
-    slot: str | None,
-    expired_at: datetime | None = None,
-    superseded_by: str | None = None,
     mentions: int = 1,
 ) -> tuple[Any, ...]:
     return (
@@ -367,10 +365,11 @@ def record_params(
         json.dumps(list(record.flags)),
         record.quarantined,
         record.key,
-        expired_at,
-        superseded_by,
+        record.expired_at,
+        record.superseded_by,
         mentions,
-        slot,
+        record.consolidation,
+        record.consolidated_with,
     )
 
 

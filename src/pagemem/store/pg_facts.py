@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 
 from pagemem.models import Record, Scope
@@ -99,17 +100,34 @@ class FactsMixin(PostgresBase):
             )
         return self.get_record(scope, record_id)
 
-    def current_facts(
-        self, scope: Scope, *, key: str | None = None, slot: str | None = None
-    ) -> list[Record]:
-        if (key is None) == (slot is None):
-            raise ValueError("give exactly one of key and slot")
-        column, value = ("fact_key", key) if key is not None else ("slot", slot)
+    def current_facts(self, scope: Scope, *, key: str) -> list[Record]:
         rows = self._read(
             scope,
-            f"SELECT {RECORD_COLUMNS} FROM records r WHERE {scoped('r')} AND r.{column} = %s "
+            f"SELECT {RECORD_COLUMNS} FROM records r WHERE {scoped('r')} AND r.fact_key = %s "
             "AND r.expired_at IS NULL AND NOT r.quarantined ORDER BY r.pk",
-            (scope.tenant, scope.user, scope.agent or "", value),
+            (scope.tenant, scope.user, scope.agent or "", key),
+        )
+        return [record_of(row) for row in rows]
+
+    def set_consolidation(
+        self, scope: Scope, record_id: str, outcome: str, other: str | None
+    ) -> None:
+        with self._tx(scope.tenant) as conn:
+            conn.execute(
+                f"UPDATE records SET consolidation = %s, consolidated_with = %s "
+                f"WHERE {SCOPE_SQL} AND id = %s",
+                (outcome, other, *key(scope), record_id),
+            )
+
+    def newer_facts(self, scope: Scope, record_ids: Sequence[str]) -> list[Record]:
+        if not record_ids:
+            return []
+        rows = self._read(
+            scope,
+            f"SELECT {RECORD_COLUMNS} FROM records r WHERE {scoped('r')} "
+            "AND r.consolidated_with = ANY(%s) AND r.consolidation = 'kept-both' "
+            "AND r.expired_at IS NULL AND NOT r.quarantined ORDER BY r.pk",
+            (scope.tenant, scope.user, scope.agent or "", list(record_ids)),
         )
         return [record_of(row) for row in rows]
 

@@ -200,6 +200,15 @@ MIGRATIONS: list[str] = [
     );
     """
     + "".join(_rls(table) for table in SCOPED_TABLES),
+    # 2: what consolidation did when a note was written, and the note it was weighed
+    # against (see SQLite's migration 14); the slot column is no longer written
+    """
+    ALTER TABLE records ADD COLUMN consolidation TEXT;
+    ALTER TABLE records ADD COLUMN consolidated_with TEXT;
+    DROP INDEX records_scope_slot;
+    CREATE INDEX records_scope_with ON records (tenant_id, user_id, agent_id, consolidated_with)
+        WHERE consolidated_with IS NOT NULL;
+    """,
 ]
 
 _ROLE = f"""

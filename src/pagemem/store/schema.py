@@ -224,4 +224,14 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (tenant_id, user_id, name)
     ) WITHOUT ROWID;
     """,
+    # 14: what consolidation did when a note was written (added, restated, superseded,
+    # kept-both) and the note it was weighed against; the read side looks up the newer
+    # notes kept beside a fact. The slot column of 9 is no longer written.
+    """
+    ALTER TABLE records ADD COLUMN consolidation TEXT;
+    ALTER TABLE records ADD COLUMN consolidated_with TEXT;
+    DROP INDEX records_scope_slot;
+    CREATE INDEX records_scope_with ON records (tenant_id, user_id, agent_id, consolidated_with)
+        WHERE consolidated_with IS NOT NULL;
+    """,
 ]

@@ -158,7 +158,7 @@ class SQLiteBase:
         last = self._next_id(conn, scope, "next_record", len(records))
         for number, record in enumerate(records, start=last - len(records) + 1):
             record_id = f"a{number}"
-            insert_record_row(conn, scope, record_id, record, slot=record.slot)
+            insert_record_row(conn, scope, record_id, record)
             self._log(
                 conn,
                 scope,

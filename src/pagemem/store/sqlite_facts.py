@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 
 from pagemem.models import Record, Scope
@@ -90,17 +91,35 @@ class FactsMixin(SQLiteBase):
             )
         return self.get_record(scope, record_id)
 
-    def current_facts(
-        self, scope: Scope, *, key: str | None = None, slot: str | None = None
-    ) -> list[Record]:
-        if (key is None) == (slot is None):
-            raise ValueError("give exactly one of key and slot")
-        column, value = ("fact_key", key) if key is not None else ("slot", slot)
+    def current_facts(self, scope: Scope, *, key: str) -> list[Record]:
         rows = self._read(
-            f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {_scoped('r')} AND r.{column} = ? "
+            f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {_scoped('r')} AND r.fact_key = ? "
             "AND r.expired_at IS NULL AND r.quarantined = 0 ORDER BY r.pk",
-            (*_key(scope), value),
+            (*_key(scope), key),
         )
+        return [_record(row) for row in rows]
+
+    def set_consolidation(
+        self, scope: Scope, record_id: str, outcome: str, other: str | None
+    ) -> None:
+        with self._write() as conn:
+            conn.execute(
+                f"UPDATE records SET consolidation = ?, consolidated_with = ? "
+                f"WHERE {_SCOPE_SQL} AND id = ?",
+                (outcome, other, *_key(scope), record_id),
+            )
+
+    def newer_facts(self, scope: Scope, record_ids: Sequence[str]) -> list[Record]:
+        rows = []
+        for start in range(0, len(record_ids), 500):
+            chunk = list(record_ids[start : start + 500])
+            rows += self._read(
+                f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {_scoped('r')} "
+                f"AND r.consolidated_with IN ({', '.join('?' * len(chunk))}) "
+                "AND r.consolidation = 'kept-both' AND r.expired_at IS NULL "
+                "AND r.quarantined = 0 ORDER BY r.pk",
+                (*_key(scope), *chunk),
+            )
         return [_record(row) for row in rows]
 
     def set_quarantined(

@@ -62,9 +62,6 @@ def restore_scope(
             scope,
             record.id,
             record,
-            slot=dump.slots.get(record.id),
-            expired_at=record.expired_at,
-            superseded_by=record.superseded_by,
             mentions=record.mentions,
         )
     for message in dump.messages:

@@ -17,7 +17,7 @@ _SCOPE_SQL = "tenant_id = ? AND user_id = ? AND agent_id = ?"
 _RECORD_COLUMNS = (
     "r.tenant_id, r.user_id, r.agent_id, r.id, r.text, r.kind, r.origin, r.source, "
     "r.created_at, r.valid_from, r.valid_to, r.tags, r.metadata, r.flags, r.quarantined, "
-    "r.fact_key, r.expired_at, r.superseded_by, r.mentions"
+    "r.fact_key, r.expired_at, r.superseded_by, r.mentions, r.consolidation, r.consolidated_with"
 )
 _MESSAGE_COLUMNS = (
     "m.id, m.role, m.content, m.created_at, m.seq, m.name, m.tool_call_id, m.in_context, "
@@ -87,6 +87,8 @@ def _record(row: sqlite3.Row) -> Record:
         expired_at=_dt(row["expired_at"]),
         superseded_by=row["superseded_by"],
         mentions=row["mentions"],
+        consolidation=row["consolidation"],
+        consolidated_with=row["consolidated_with"],
     )
 
 
@@ -167,17 +169,15 @@ def insert_record_row(
     record_id: str,
     record: Record | NewRecord,
     *,
-    slot: str | None,
-    expired_at: datetime | None = None,
-    superseded_by: str | None = None,
     mentions: int = 1,
 ) -> None:
     """One records row and its tags, inside the caller's transaction."""
+    expired_at = record.expired_at
     cursor = conn.execute(
         "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, kind, origin, "
         "source, created_at, valid_from, valid_to, tags, metadata, flags, quarantined, "
-        "fact_key, expired_at, superseded_by, mentions, slot) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "fact_key, expired_at, superseded_by, mentions, consolidation, consolidated_with) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             *_key(scope),
             record_id,
@@ -195,9 +195,10 @@ def insert_record_row(
             int(record.quarantined),
             record.key,
             None if expired_at is None else _ts(expired_at),
-            superseded_by,
+            record.superseded_by,
             mentions,
-            slot,
+            record.consolidation,
+            record.consolidated_with,
         ),
     )
     conn.executemany(

@@ -1,0 +1,128 @@
+"""Many notes at once: embedded in one batch, decided in order, written in one transaction.
+
+Each fact is weighed, as `insert` would weigh it, against the scope's closest
+current facts and against the items of the batch before it (a batch often holds a
+fact and its restatement, or a value and its change). The rows go in together;
+links to items of the same batch, whose ids exist only after that, follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from pagemem.consolidate import Decision
+from pagemem.memory.consolidation import apply_change
+from pagemem.models import Record
+from pagemem.store.base import NewRecord
+
+if TYPE_CHECKING:
+    from pagemem.memory.archive import Archive
+
+__all__ = ["insert_batch"]
+
+_BATCH = "batch:"  # a placeholder id: the item of this batch at that position
+_NEIGHBOURS = 8
+
+
+def insert_batch(
+    archive: Archive, items: Sequence[tuple[NewRecord, bool]], actor: str
+) -> list[str]:
+    """Store `items` (record, consolidate?) under the scope lock the caller holds."""
+    owner = archive._owner
+    memory, store, scope = owner.memory, owner.memory.store, owner.scope
+    vectors = memory.ranker.embed_ahead([record.text for record, _ in items])
+    decisions: list[Decision | None] = []
+    earlier: list[int] = []  # positions of consolidated facts so far
+    for i, (record, consolidate) in enumerate(items):
+        if not consolidate or record.kind == "episodic" or record.quarantined:
+            decisions.append(None)
+            continue
+        extra = [
+            (_placeholder(j, items[j][0], owner.scope), cosine)
+            for j, cosine in _closest(i, earlier, vectors, items)
+        ]
+        decisions.append(archive._decide(record, extra))
+        earlier.append(i)
+    at = memory.now()
+    rows = []
+    for (record, _), decision in zip(items, decisions, strict=True):
+        if decision is None:
+            rows.append(record)
+            continue
+        other = decision.targets[0] if decision.targets else None
+        known = other if other is not None and not other.startswith(_BATCH) else None
+        row = replace(record, consolidation=decision.outcome, consolidated_with=known)
+        if decision.action == "restate" and known is not None:
+            row = replace(row, expired_at=at, superseded_by=known)
+        rows.append(row)
+    ids = archive._store_all(rows, actor)
+
+    def resolve(target: str) -> str:
+        return ids[int(target[len(_BATCH) :])] if target.startswith(_BATCH) else target
+
+    for i, decision in enumerate(decisions):
+        if decision is None or not decision.targets:
+            continue
+        targets = [resolve(t) for t in decision.targets]
+        inside = any(t.startswith(_BATCH) for t in decision.targets)
+        if inside:
+            store.set_consolidation(scope, ids[i], decision.outcome, targets[0])
+        if decision.action == "restate":
+            if inside:
+                retired = store.retire(
+                    scope,
+                    ids[i],
+                    valid_to=None,
+                    superseded_by=targets[0],
+                    reason=f"restates {targets[0]}",
+                    op="restate",
+                    actor=actor,
+                    at=at,
+                )
+                if retired is not None:
+                    memory.ranker.retired(scope, retired)
+            source = items[i][0].source
+            store.restate(
+                scope, targets[0], source=source, reason=decision.reason, actor=actor, at=at
+            )
+        elif decision.action == "supersede":
+            apply_change(owner, archive.get(ids[i]), targets, decision.reason, actor=actor, at=at)
+    return ids
+
+
+def _placeholder(position: int, record: NewRecord, scope: object) -> Record:
+    """An earlier item of the batch as a candidate fact, under a placeholder id."""
+    return Record(
+        id=f"{_BATCH}{position}",
+        scope=scope,  # type: ignore[arg-type]
+        text=record.text,
+        kind=record.kind,
+        origin=record.origin,
+        source=record.source,
+        created_at=record.created_at,
+        valid_from=record.valid_from,
+        valid_to=record.valid_to,
+    )
+
+
+def _closest(
+    i: int,
+    earlier: list[int],
+    vectors: Sequence[np.ndarray | None],
+    items: Sequence[tuple[NewRecord, bool]],
+) -> list[tuple[int, float | None]]:
+    """The earlier items of the batch closest to item i: by cosine, or the latest ones."""
+    if not earlier:
+        return []
+    mine = vectors[i]
+    if mine is None or any(vectors[j] is None for j in earlier):
+        return [(j, None) for j in earlier[-_NEIGHBOURS:]]
+    matrix = np.stack([vectors[j] for j in earlier])  # type: ignore[misc]
+    norms = np.maximum(np.linalg.norm(matrix, axis=1), 1e-12)
+    cosines = (matrix @ mine) / norms / max(float(np.linalg.norm(mine)), 1e-12)
+    best = np.argsort(-cosines)[:_NEIGHBOURS]
+    return [(earlier[b], float(cosines[b])) for b in best]
