@@ -7,7 +7,7 @@
   newer of two competing values first, marking the older.
 """
 
-from pagemem.consolidate.currency import OUTDATED, arrange
+from pagemem.consolidate.currency import OUTDATED, SPARE, arrange
 from pagemem.consolidate.decide import OUTCOME, TRUST, Action, Consolidator, Decision
 from pagemem.consolidate.judge import LLMJudge
 from pagemem.consolidate.relation import Relation, relate
@@ -16,6 +16,7 @@ from pagemem.consolidate.statement import Statement, read
 __all__ = [
     "OUTCOME",
     "OUTDATED",
+    "SPARE",
     "TRUST",
     "Action",
     "Consolidator",

@@ -20,13 +20,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from pagemem.consolidate.relation import conflict, relate, subjects_agree
+from pagemem.consolidate.relation import CONFLICT_COSINE, conflict, relate, subjects_agree
 from pagemem.consolidate.statement import only, read
 from pagemem.models import Hit, Record
 
 __all__ = ["OUTDATED", "arrange"]
 
 OUTDATED = "possibly-outdated"
+SPARE = 5  # hits past k that are still compared (room for what folding removes)
 # A hit that says a better hit's words and values again, this close, is folded into it.
 FOLD_COSINE = 0.6
 
@@ -37,19 +38,21 @@ def arrange(
     hits: Sequence[Hit],
     k: int,
     *,
-    newer: Mapping[str, Sequence[Record]] | None = None,
+    newer: Mapping[str, Record] | None = None,
     cosine: Cosine | None = None,
     as_of: datetime | None = None,
 ) -> list[Hit]:
     """The first k hits after folding restatements and ordering competing values.
 
-    `newer` maps a record id to current facts written as possibly newer values of it;
+    `newer` maps a record id to the newest fact written as a possibly newer value of it;
     `cosine` gives the embedding similarity of two records (None when unknown).
     """
     similarity: Cosine = cosine or (lambda a, b: None)
     kept: list[Hit] = []
     seen: set[str] = set()
     for hit in hits:
+        if len(kept) >= k + SPARE:
+            break
         seen.add(hit.record.id)
         if hit.record.kind != "episodic" and any(
             _folds(better.record, hit.record, similarity)
@@ -58,11 +61,11 @@ def arrange(
         ):
             continue
         kept.append(hit)
-    for hit in list(kept):  # linked newer values the ranking left out come in beside it
-        for record in (newer or {}).get(hit.record.id, ()):
-            if record.id not in seen and _valid(record, as_of):
-                kept.append(Hit(record, hit.score, record.flags, f"newer value of {hit.record.id}"))
-                seen.add(record.id)
+    for hit in kept[:k]:  # the newest linked value the ranking left out comes in beside it
+        record = (newer or {}).get(hit.record.id)
+        if record is not None and record.id not in seen and _valid(record, as_of):
+            kept.append(Hit(record, hit.score, record.flags, f"newer value of {hit.record.id}"))
+            seen.add(record.id)
     return _order(kept, newer or {}, similarity)[:k]
 
 
@@ -70,11 +73,13 @@ def _folds(better: Record, other: Record, cosine: Cosine) -> bool:
     """Is `other` the same fact as `better` said again: no value of its own against one
     of `better`'s (a number for a number, a name for a name), the same denials, at
     least one value in common or nothing but filler added, and close in meaning?"""
+    similarity = cosine(better.id, other.id)
+    if similarity is not None and similarity < FOLD_COSINE:
+        return False
     a, b = read(better.text), read(other.text)
     denial = (a.denied & (b.content - b.denied)) | (b.denied & (a.content - a.denied))
-    if denial or not subjects_agree(a, b):
+    if denial or not subjects_agree(a, b) or conflict(a, b):
         return False
-    similarity = cosine(better.id, other.id)
     relation = relate(a, b, similarity).kind
     if relation == "same":
         return True
@@ -93,7 +98,7 @@ def _valid(record: Record, as_of: datetime | None) -> bool:
     return record.valid_at(as_of) if as_of is not None else record.expired_at is None
 
 
-def _order(hits: list[Hit], newer: Mapping[str, Sequence[Record]], cosine: Cosine) -> list[Hit]:
+def _order(hits: list[Hit], newer: Mapping[str, Record], cosine: Cosine) -> list[Hit]:
     """Competing facts take the places their group holds, newest first; the older are
     marked with the newest's id."""
     facts = [i for i, hit in enumerate(hits) if hit.record.kind != "episodic"]
@@ -105,14 +110,16 @@ def _order(hits: list[Hit], newer: Mapping[str, Sequence[Record]], cosine: Cosin
             i = parent[i]
         return i
 
-    linked = {(old, new.id) for old, records in newer.items() for new in records}
+    linked = {(old, new.id) for old, new in newer.items()}
     for x, i in enumerate(facts):
         for j in facts[x + 1 :]:
             a, b = hits[i].record, hits[j].record
             old, new = (a, b) if _earlier(a, b) else (b, a)
-            if (old.id, new.id) in linked or relate(
-                read(old.text), read(new.text), cosine(old.id, new.id)
-            ).kind in ("change", "maybe"):
+            similarity = cosine(old.id, new.id)
+            if (old.id, new.id) in linked or (
+                (similarity is None or similarity >= CONFLICT_COSINE)
+                and relate(read(old.text), read(new.text), similarity).kind in ("change", "maybe")
+            ):
                 parent[root(i)] = root(j)
     groups: dict[int, list[int]] = {}
     for i in facts:

@@ -22,9 +22,10 @@ The thresholds were chosen on the dev split of `pagemem eval facts` only.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
-from pagemem.consolidate.statement import Statement, only
+from pagemem.consolidate.statement import Statement, only, read
 
 __all__ = ["Relation", "relate", "subjects_agree"]
 
@@ -36,6 +37,8 @@ MAYBE_COSINE = 0.45
 # a number for a number): then the frame may differ more ("lives in Seville" and
 # "relocated to Lisbon after landing a job there").
 CONFLICT_COSINE = 0.35
+# Notes with the same words and values must be at least this close to be the same fact.
+SAME_COSINE = 0.6
 # Without vectors: the share of content words two notes must have in common.
 MAYBE_OVERLAP = 0.34
 
@@ -81,11 +84,26 @@ def conflict(a: Statement, b: Statement) -> bool:
 
 def relate(old: Statement, new: Statement, cosine: float | None = None) -> Relation:
     """What `new` (written later) does to `old`."""
+    # the rules only ask which side of a threshold the cosine is on: cache on that
+    band = None if cosine is None else sum(cosine >= t for t in _BANDS)
+    return _relate(old.text, new.text, band)
+
+
+_BANDS = (CONFLICT_COSINE, MAYBE_COSINE, SAME_COSINE)
+
+
+@lru_cache(maxsize=100_000)
+def _relate(old_text: str, new_text: str, band: int | None) -> Relation:
+    cosine = None if band is None else (0.0, *_BANDS)[band]
+    return _rules(read(old_text), read(new_text), cosine)
+
+
+def _rules(old: Statement, new: Statement, cosine: float | None) -> Relation:
     if not subjects_agree(old, new):
         return Relation("distinct", "different subjects")
     gone, added = only(old, new), only(new, old)
     unchanged = not gone and not added and old.values == new.values
-    if unchanged and old.denied == new.denied and (cosine is None or cosine >= 0.6):
+    if unchanged and old.denied == new.denied and (cosine is None or cosine >= SAME_COSINE):
         return Relation("same", "same words and values")
     # "I'm no longer vegetarian" after "I am vegetarian": what was said is now denied
     flipped = (new.denied - old.denied) & old.content or (old.denied - new.denied) & new.content

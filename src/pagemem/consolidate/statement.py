@@ -121,25 +121,35 @@ class Statement:
     changing: bool  # "now", "instead", "new", "changed", "moved to": says it is a change
 
     def same_content(self, other: Statement) -> bool:
-        return not _only(self.content, other.content) and not _only(other.content, self.content)
-
-
-def _only(mine: frozenset[str], theirs: frozenset[str]) -> set[str]:
-    """Stems of `mine` that no stem of `theirs` equals or shares a prefix of 4+ with
-    ("allerg" ~ "allergi": allergic / allergy)."""
-    out = set()
-    for stem in mine - theirs:
-        if len(stem) >= 4 and any(
-            len(t) >= 4 and (t.startswith(stem) or stem.startswith(t)) for t in theirs
-        ):
-            continue
-        out.add(stem)
-    return out
+        return not only(self, other) and not only(other, self)
 
 
 def only(a: Statement, b: Statement) -> set[str]:
-    """What `a` says that `b` does not (content stems)."""
-    return _only(a.content, b.content)
+    """What `a` says that `b` does not: content stems of `a` that no stem of `b` equals
+    or extends ("allerg" ~ "allergi": allergic / allergy; both 4+ letters)."""
+    return set(_only(a.content, b.content))
+
+
+@lru_cache(maxsize=200_000)
+def _only(mine: frozenset[str], theirs: frozenset[str]) -> frozenset[str]:
+    extended = _extended(theirs)
+    return frozenset(
+        stem
+        for stem in mine - theirs
+        if len(stem) < 4 or (stem not in extended and theirs.isdisjoint(_heads(stem)))
+    )
+
+
+@lru_cache(maxsize=20_000)
+def _extended(content: frozenset[str]) -> frozenset[str]:
+    """Every stem of 4+ letters that some stem of `content` extends (or equals)."""
+    return frozenset(head for stem in content for head in (*_heads(stem), stem))
+
+
+@lru_cache(maxsize=100_000)
+def _heads(stem: str) -> frozenset[str]:
+    """The proper beginnings of a stem that have 4+ letters."""
+    return frozenset(stem[:n] for n in range(4, len(stem)))
 
 
 @dataclass(slots=True)

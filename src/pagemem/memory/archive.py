@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from pagemem.consolidate import TRUST, Decision, arrange
+from pagemem.consolidate import SPARE, TRUST, Decision, arrange
 from pagemem.errors import InvalidInputError, NotFoundError
 from pagemem.memory.batch import insert_batch
 from pagemem.memory.checks import MAX_K, MAX_SOURCE, aware, choices, positive, tags_of
@@ -332,7 +332,7 @@ class Archive:
         ranker = self._owner.memory.ranker
         # room for restatements the read side folds away
         ranked = ranker.search(
-            scope, query, 2 * k + 5, allowed=allowed, now=self._owner.memory.now(), as_of=when
+            scope, query, k + SPARE, allowed=allowed, now=self._owner.memory.now(), as_of=when
         )
         records = {r.id: r for r in self._store.get_records(scope, [r.id for r in ranked])}
         # A record deleted or held by another process since the index was read is skipped.
@@ -341,13 +341,17 @@ class Archive:
             for r in ranked
             if r.id in records and not records[r.id].quarantined
         ]
-        facts = [h.record.id for h in hits if h.record.kind != "episodic"]
-        newer: dict[str, list[Record]] = {}
+        facts = [h.record.id for h in hits[: k + SPARE] if h.record.kind != "episodic"]
+        # of the notes kept beside each fact as possibly newer values, the newest
+        newer: dict[str, Record] = {}
         for record in self._store.newer_facts(scope, facts) if facts else []:
-            if allowed is None or record.id in allowed:
-                newer.setdefault(record.consolidated_with or "", []).append(record)
-        cosines = ranker.pair_cosine(scope, [*facts, *(r.id for rs in newer.values() for r in rs)])
-        return arrange(hits, k, newer=newer, cosine=lambda a, b: cosines.get((a, b)), as_of=when)
+            old = record.consolidated_with or ""
+            valid = record.valid_at(when) if when is not None else True
+            newest = old not in newer or newer[old].valid_from < record.valid_from
+            if valid and newest and (allowed is None or record.id in allowed):
+                newer[old] = record
+        cosine = ranker.cosines(scope, [*facts, *(r.id for r in newer.values())])
+        return arrange(hits, k, newer=newer, cosine=cosine, as_of=when)
 
     def delete(self, record_id: str, *, actor: str = "user") -> None:
         """Remove a note from the table and the text index; history keeps a tombstone."""

@@ -33,6 +33,9 @@ class RetrievalConfig:
     # live items in a scope from which a store that can search itself (PostgreSQL) does,
     # instead of every process holding the scope's index in memory
     store_search_threshold: float = 100_000
+    # how many of a scope's latest notes a new note is compared with by meaning alone
+    # (consolidation's candidates; notes sharing words with it are found in all of them)
+    similar_window: float = 10_000
 
     @classmethod
     def with_overrides(cls, settings: Iterable[str]) -> RetrievalConfig:

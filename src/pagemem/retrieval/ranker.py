@@ -8,7 +8,7 @@ another process wrote, and it rebuilds. Ranking reads only the scope's own notes
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 import numpy as np
@@ -302,11 +302,14 @@ class Ranker:
             picked: list[int] = []
             if terms:
                 lexical = np.where(mask, index.bm25.scores(terms), 0.0)
-                picked = [d for d in top(lexical, 2 * k) if lexical[d] > 0]
+                sharing = np.flatnonzero(lexical > 0)  # usually few: no sort of the scope
+                picked = [int(sharing[i]) for i in top(lexical[sharing], 2 * k)]
             if vector is not None and len(index.vectors):
-                raw, scored = index.vectors.scores(vector, centre=False)
-                near = np.where(mask & scored, raw, -np.inf)
-                picked += [d for d in top(near, k) if np.isfinite(near[d]) and d not in picked]
+                # the nearest by meaning among the latest notes (those sharing words are
+                # found above wherever they are; the read side compares what a search finds)
+                window = int(self.config.similar_window)
+                near = index.vectors.nearest_recent(vector, k, window=window, mask=mask)
+                picked += [d for d, _ in near if d not in picked]
             ids = [index.ids[d] for d in picked]
             rows = index.vectors.rows(picked) if picked and len(index.vectors) else None
         if not picked:
@@ -322,7 +325,7 @@ class Ranker:
             for item, c, n in zip(ids, cosines, norms, strict=True)
         ]
         found.sort(key=lambda pair: -(pair[1] if pair[1] is not None else -1.0))
-        return found[: 2 * k]
+        return found[:k]
 
     def _document_vector(self, text: str) -> Vectors | None:
         """The note's embedding, from those embedded ahead (`embed_ahead`) or now; kept
@@ -351,26 +354,26 @@ class Ranker:
                 self._recent.update(zip(chunk, vectors, strict=True))
         return [self._recent.get(t) for t in texts]
 
-    def pair_cosine(self, scope: Scope, ids: Sequence[str]) -> dict[tuple[str, str], float]:
-        """Cosines between these notes' stored vectors (pairs absent when unknown)."""
+    def cosines(self, scope: Scope, ids: Sequence[str]) -> Callable[[str, str], float | None]:
+        """The cosine of two of these notes' stored vectors (None when one is unknown)."""
         with self._lock:
             index = self._indexes.get((scope, "records"))
             if index is None or not len(index.vectors):
-                return {}
-            docs = [(i, index.position[i]) for i in ids if i in index.position]
-            if len(docs) < 2:
-                return {}
-            rows = index.vectors.rows([d for _, d in docs])
-        norms = np.maximum(np.linalg.norm(rows, axis=1), 1e-12)
-        unit = rows / norms[:, None]
+                return lambda a, b: None
+            docs = {i: index.position[i] for i in dict.fromkeys(ids) if i in index.position}
+            rows = index.vectors.rows(list(docs.values())) if docs else None
+        if rows is None:
+            return lambda a, b: None
+        norms = np.linalg.norm(rows, axis=1)
+        unit = rows / np.maximum(norms, 1e-12)[:, None]
         matrix = unit @ unit.T
-        live = np.linalg.norm(rows, axis=1) > 0
-        out = {}
-        for x, (a, _) in enumerate(docs):
-            for y, (b, _) in enumerate(docs):
-                if x != y and live[x] and live[y]:
-                    out[(a, b)] = float(matrix[x, y])
-        return out
+        where = {record_id: n for n, record_id in enumerate(docs) if norms[n] > 0}
+
+        def cosine(a: str, b: str) -> float | None:
+            x, y = where.get(a), where.get(b)
+            return None if x is None or y is None else float(matrix[x, y])
+
+        return cosine
 
     # ranking
 

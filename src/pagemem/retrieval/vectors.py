@@ -119,6 +119,22 @@ class VectorSet:
         out[~scored] = 0.0
         return out, scored
 
+    def nearest_recent(
+        self, query: Vectors, k: int, *, window: int, mask: npt.NDArray[np.bool_]
+    ) -> list[tuple[int, float]]:
+        """The k rows closest to `query` (plain dot product) among the last `window`
+        rows that `mask` allows: the neighbours of a note about to be written, at a cost
+        that does not grow with the scope."""
+        n = self._size
+        start = max(0, n - window)
+        allowed = self._live[start:n] & mask[start:n]
+        if not allowed.any():
+            return []
+        near = np.where(allowed, self._rows[start:n] @ query, -np.inf)
+        count = min(k, int(allowed.sum()))
+        head = np.argpartition(-near, count - 1)[:count]
+        return [(start + int(i), float(near[i])) for i in head]
+
     def _row_norms(self, mean: Vectors) -> FloatArray:
         """|row - mean| for every row, kept until the next add or remove moves the mean."""
         if self._norms is None or self._norms[0] != self._size:
