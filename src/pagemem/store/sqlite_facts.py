@@ -117,10 +117,10 @@ class FactsMixin(SQLiteBase):
                 f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {_scoped('r')} "
                 f"AND r.consolidated_with IN ({', '.join('?' * len(chunk))}) "
                 "AND r.consolidation = 'kept-both' AND r.expired_at IS NULL "
-                "AND r.quarantined = 0 ORDER BY r.pk",
+                "AND r.quarantined = 0",  # no ORDER BY: it would trade the link index away
                 (*_key(scope), *chunk),
             )
-        return [_record(row) for row in rows]
+        return sorted((_record(row) for row in rows), key=lambda r: int(r.id[1:]))
 
     def set_quarantined(
         self, scope: Scope, record_id: str, held: bool, *, actor: str, at: datetime
