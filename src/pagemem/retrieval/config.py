@@ -35,7 +35,7 @@ class RetrievalConfig:
     store_search_threshold: float = 100_000
     # how many of a scope's latest notes a new note is compared with by meaning alone
     # (consolidation's candidates; notes sharing words with it are found in all of them)
-    similar_window: float = 10_000
+    similar_window: float = 4_000
 
     @classmethod
     def with_overrides(cls, settings: Iterable[str]) -> RetrievalConfig:

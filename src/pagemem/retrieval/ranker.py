@@ -301,8 +301,9 @@ class Ranker:
                 mask = mask & valid
             picked: list[int] = []
             if terms:
-                lexical = np.where(mask, index.bm25.scores(terms), 0.0)
+                lexical = index.bm25.scores(terms)
                 sharing = np.flatnonzero(lexical > 0)  # usually few: no sort of the scope
+                sharing = sharing[mask[sharing]]
                 picked = [int(sharing[i]) for i in top(lexical[sharing], 2 * k)]
             if vector is not None and len(index.vectors):
                 # the nearest by meaning among the latest notes (those sharing words are
