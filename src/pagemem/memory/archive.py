@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Archive", "Version"]
 
+_CANDIDATES = 8  # facts a new note is weighed against
 _KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:\-]{0,127}$")
 
 
@@ -97,7 +98,7 @@ class Archive:
         if record.key is not None:
             current = self._store.current_facts(owner.scope, key=record.key)
             return memory.consolidator.keyed(record.text, record.key, current)
-        near = memory.ranker.similar(owner.scope, record.text, 8, now=memory.now())
+        near = memory.ranker.similar(owner.scope, record.text, _CANDIDATES, now=memory.now())
         found = {r.id: r for r in self._store.get_records(owner.scope, [i for i, _ in near])}
         pairs = [(found[i], c) for i, c in near if i in found] + list(extra)
         # A note may only restate or replace facts of its own or a less trusted origin: a
@@ -111,6 +112,9 @@ class Archive:
             and not r.quarantined
             and TRUST.get(r.origin, 0) <= trust
         ]
+        # the closest by meaning first (those without a cosine last), eight at most
+        pairs.sort(key=lambda pair: -(pair[1] if pair[1] is not None else -1.0))
+        pairs = pairs[:_CANDIDATES]
         decision = memory.consolidator.decide(
             record.text, [r for r, _ in pairs], [c for _, c in pairs]
         )

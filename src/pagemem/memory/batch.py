@@ -35,6 +35,7 @@ def insert_batch(
     owner = archive._owner
     memory, store, scope = owner.memory, owner.memory.store, owner.scope
     vectors = memory.ranker.embed_ahead([record.text for record, _ in items])
+    between = _cosines(vectors)
     decisions: list[Decision | None] = []
     earlier: list[int] = []  # positions of consolidated facts so far
     for i, (record, consolidate) in enumerate(items):
@@ -43,7 +44,7 @@ def insert_batch(
             continue
         extra = [
             (_placeholder(j, items[j][0], owner.scope), cosine)
-            for j, cosine in _closest(i, earlier, vectors, items)
+            for j, cosine in _closest(i, earlier, between)
         ]
         decisions.append(archive._decide(record, extra))
         earlier.append(i)
@@ -109,20 +110,23 @@ def _placeholder(position: int, record: NewRecord, scope: object) -> Record:
     )
 
 
+def _cosines(vectors: Sequence[np.ndarray | None]) -> np.ndarray | None:
+    """Every pair of the batch's notes by cosine, computed once (None without vectors)."""
+    if not vectors or any(v is None for v in vectors):
+        return None
+    matrix = np.stack(vectors)  # type: ignore[arg-type]
+    unit = matrix / np.maximum(np.linalg.norm(matrix, axis=1), 1e-12)[:, None]
+    return unit @ unit.T  # type: ignore[no-any-return]
+
+
 def _closest(
-    i: int,
-    earlier: list[int],
-    vectors: Sequence[np.ndarray | None],
-    items: Sequence[tuple[NewRecord, bool]],
+    i: int, earlier: list[int], between: np.ndarray | None
 ) -> list[tuple[int, float | None]]:
     """The earlier items of the batch closest to item i: by cosine, or the latest ones."""
     if not earlier:
         return []
-    mine = vectors[i]
-    if mine is None or any(vectors[j] is None for j in earlier):
+    if between is None:
         return [(j, None) for j in earlier[-_NEIGHBOURS:]]
-    matrix = np.stack([vectors[j] for j in earlier])  # type: ignore[misc]
-    norms = np.maximum(np.linalg.norm(matrix, axis=1), 1e-12)
-    cosines = (matrix @ mine) / norms / max(float(np.linalg.norm(mine)), 1e-12)
+    cosines = between[i, earlier]
     best = np.argsort(-cosines)[:_NEIGHBOURS]
     return [(earlier[b], float(cosines[b])) for b in best]
