@@ -83,7 +83,7 @@ def _folds(better: Record, other: Record, cosine: Cosine) -> bool:
     relation = relate(a, b, similarity).kind
     if relation == "same":
         return True
-    if relation == "change" or conflict(a, b):
+    if relation == "change":
         return False
     # When each note says something the other does not ("junior analyst at Brightwater",
     # "promoted: senior analyst, Brightwater"), only a shared value as specific as a

@@ -16,8 +16,8 @@ import numpy as np
 
 from pagemem.consolidate import Decision
 from pagemem.memory.consolidation import apply_change
-from pagemem.models import Record
 from pagemem.store.base import NewRecord
+from pagemem.store.common import stored
 
 if TYPE_CHECKING:
     from pagemem.memory.archive import Archive
@@ -43,7 +43,7 @@ def insert_batch(
             decisions.append(None)
             continue
         extra = [
-            (_placeholder(j, items[j][0], owner.scope), cosine)
+            (stored(f"{_BATCH}{j}", owner.scope, items[j][0]), cosine)
             for j, cosine in _closest(i, earlier, between)
         ]
         decisions.append(archive._decide(record, extra))
@@ -93,21 +93,6 @@ def insert_batch(
         elif decision.action == "supersede":
             apply_change(owner, archive.get(ids[i]), targets, decision.reason, actor=actor, at=at)
     return ids
-
-
-def _placeholder(position: int, record: NewRecord, scope: object) -> Record:
-    """An earlier item of the batch as a candidate fact, under a placeholder id."""
-    return Record(
-        id=f"{_BATCH}{position}",
-        scope=scope,  # type: ignore[arg-type]
-        text=record.text,
-        kind=record.kind,
-        origin=record.origin,
-        source=record.source,
-        created_at=record.created_at,
-        valid_from=record.valid_from,
-        valid_to=record.valid_to,
-    )
 
 
 def _cosines(vectors: Sequence[np.ndarray | None]) -> np.ndarray | None:
