@@ -46,6 +46,15 @@ def test_add_latency_measures_both_ways(tmp_path: object) -> None:
     assert "on/off" in result.line()
 
 
+def test_batch_consolidation_measures_both_ways(tmp_path: object) -> None:
+    from pagemem.bench import batch_consolidation
+
+    result = batch_consolidation(scope_notes=1000, batch_notes=500, folder=str(tmp_path))
+    assert result.with_per_s > 0
+    assert result.without_per_s > 0
+    assert "consolidation alone" in result.line()
+
+
 def test_rest_latency_measures_both_ways(tmp_path: object) -> None:
     from pagemem.bench import rest_latency
 

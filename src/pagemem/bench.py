@@ -34,9 +34,11 @@ from pagemem.store.base import NewRecord, StoreSearch
 
 __all__ = [
     "AddLatency",
+    "BatchConsolidation",
     "BenchResult",
     "RestLatency",
     "add_latency",
+    "batch_consolidation",
     "free_port",
     "rest_latency",
     "run_bench",
@@ -344,6 +346,56 @@ def add_latency(messages: int = 400, folder: str | None = None) -> AddLatency:
         statistics.median(timings[True]),
         p95(timings[False]),
         p95(timings[True]),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BatchConsolidation:
+    """`insert_many` with consolidation and without, on the same kind of notes: what
+    consolidating a batch costs a note."""
+
+    scope_notes: int
+    batch_notes: int
+    with_per_s: float
+    without_per_s: float
+
+    @property
+    def consolidation_per_s(self) -> float:
+        """Notes a second consolidation alone could weigh (its cost a note, inverted)."""
+        extra = 1 / self.with_per_s - 1 / self.without_per_s
+        return 1 / extra if extra > 0 else float("inf")
+
+    def line(self) -> str:
+        return (
+            f"insert_many into {self.scope_notes:,} notes ({self.batch_notes:,} in batches of "
+            f"500, bundled embedder): {self.with_per_s:.0f}/s consolidated, "
+            f"{self.without_per_s:.0f}/s not; consolidation alone "
+            f"{self.consolidation_per_s:.0f} notes/s"
+        )
+
+
+def batch_consolidation(
+    scope_notes: int = 10_000, batch_notes: int = 2_000, folder: str | None = None
+) -> BatchConsolidation:
+    """Batches written alternately with and without consolidation into one scope, so
+    the difference is what consolidating costs (embedding and the guard are in both)."""
+    text = _Text(11)
+    seconds = {True: 0.0, False: 0.0}
+    with (
+        tempfile.TemporaryDirectory(dir=folder) as scratch,
+        Memory(Path(scratch) / "batch.db") as memory,
+    ):
+        me = memory.scope("bench", "batch")
+        filler = _SyntheticEmbedder()
+        _fill(memory, me.scope, [text.sentence() for _ in range(scope_notes)], filler)
+        for number in range(2 * (batch_notes // 500)):
+            consolidate = number % 2 == 0
+            batch = [{"text": text.sentence(), "consolidate": consolidate} for _ in range(500)]
+            start = time.perf_counter()
+            me.archive.insert_many(batch)
+            seconds[consolidate] += time.perf_counter() - start
+    return BatchConsolidation(
+        scope_notes, batch_notes, batch_notes / seconds[True], batch_notes / seconds[False]
     )
 
 

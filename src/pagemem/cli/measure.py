@@ -93,14 +93,24 @@ def bench(
     )
     adding = benchmark.add_latency(folder=str(folder) if folder else None)
     rest = benchmark.rest_latency(folder=str(folder) if folder else None)
+    batch = benchmark.batch_consolidation(folder=str(folder) if folder else None)
     if as_json:
         rows = [asdict(r) for r in results]
         click.echo(
-            json.dumps({"search": rows, "add": asdict(adding), "rest": asdict(rest)}, indent=2)
+            json.dumps(
+                {
+                    "search": rows,
+                    "add": asdict(adding),
+                    "rest": asdict(rest),
+                    "batch": {**asdict(batch), "consolidation_per_s": batch.consolidation_per_s},
+                },
+                indent=2,
+            )
         )
     else:
         click.echo(adding.line())
         click.echo(rest.line())
+        click.echo(batch.line())
 
 
 @click.group(name="eval")

@@ -89,18 +89,22 @@ class Archive:
             return self._write(record, self._decide(record), who)
 
     def _decide(
-        self, record: NewRecord, extra: Sequence[tuple[Record, float | None]] = ()
+        self,
+        record: NewRecord,
+        extra: Sequence[tuple[Record, float | None]] = (),
+        near: Sequence[tuple[Record, float | None]] | None = None,
     ) -> Decision:
         """What consolidation does with `record`, weighed against the scope's closest
-        current facts (and `extra` ones, notes of the same batch)."""
+        current facts (`near`, looked up unless given) and `extra` ones (notes of the same
+        batch)."""
         owner = self._owner
         memory = owner.memory
         if record.key is not None:
             current = self._store.current_facts(owner.scope, key=record.key)
             return memory.consolidator.keyed(record.text, record.key, current)
-        near = memory.ranker.similar(owner.scope, record.text, _CANDIDATES, now=memory.now())
-        found = {r.id: r for r in self._store.get_records(owner.scope, [i for i, _ in near])}
-        pairs = [(found[i], c) for i, c in near if i in found] + list(extra)
+        if near is None:
+            near = self._candidates([record.text])[0]
+        pairs = [*near, *extra]
         # A note may only restate or replace facts of its own or a less trusted origin: a
         # web page cannot supersede what the user said.
         trust = TRUST.get(record.origin, 0)
@@ -143,6 +147,16 @@ class Archive:
                 owner, self.get(new_id), decision.targets, decision.reason, actor=actor, at=at
             )
         return new_id
+
+    def _candidates(self, texts: Sequence[str]) -> list[list[tuple[Record, float | None]]]:
+        """The scope's current facts closest to each of these notes about to be written,
+        with their cosine (None without vectors), closest first."""
+        owner = self._owner
+        memory = owner.memory
+        near = memory.ranker.similar_many(owner.scope, texts, _CANDIDATES, now=memory.now())
+        ids = list(dict.fromkeys(i for found in near for i, _ in found))
+        records = {r.id: r for r in self._store.get_records(owner.scope, ids)}
+        return [[(records[i], c) for i, c in found if i in records] for found in near]
 
     def update(self, record_id: str, text: str, *, actor: str = "user") -> str:
         """A new version of a note: stored as a new record that closes the old one (which

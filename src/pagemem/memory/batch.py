@@ -36,17 +36,24 @@ def insert_batch(
     memory, store, scope = owner.memory, owner.memory.store, owner.scope
     vectors = memory.ranker.embed_ahead([record.text for record, _ in items])
     between = _cosines(vectors)
+    weighed = [
+        i
+        for i, (record, consolidate) in enumerate(items)
+        if consolidate and record.kind != "episodic" and not record.quarantined
+    ]
+    # the scope does not change until the rows go in: its candidates are looked up at once
+    near = dict(zip(weighed, archive._candidates([items[i][0].text for i in weighed]), strict=True))
     decisions: list[Decision | None] = []
     earlier: list[int] = []  # positions of consolidated facts so far
-    for i, (record, consolidate) in enumerate(items):
-        if not consolidate or record.kind == "episodic" or record.quarantined:
+    for i, (record, _) in enumerate(items):
+        if i not in near:
             decisions.append(None)
             continue
         extra = [
             (stored(f"{_BATCH}{j}", owner.scope, items[j][0]), cosine)
             for j, cosine in _closest(i, earlier, between)
         ]
-        decisions.append(archive._decide(record, extra))
+        decisions.append(archive._decide(record, extra, near[i]))
         earlier.append(i)
     at = memory.now()
     rows = []

@@ -287,46 +287,50 @@ class Ranker:
         the nearest by meaning ("I moved to Austin" shares no word with "I live in
         Seattle"). The note's embedding is kept for its own indexing.
         """
-        terms = self.analyzer.query(text)
-        vector = self._document_vector(text)
+        return self.similar_many(scope, [text], k, now=now)[0]
+
+    def similar_many(
+        self, scope: Scope, texts: Sequence[str], k: int, *, now: datetime | None = None
+    ) -> list[list[tuple[str, float | None]]]:
+        """`similar` for many notes at once (a batch): one look at the index, one
+        product for all their neighbours by meaning."""
+        vectors = [self._document_vector(text) for text in texts]
         with self._lock:
             index = self._loaded(scope, "records")
             if index is None:
-                return self._db().similar(scope, text, k, now)
+                return [self._db().similar(scope, text, k, now) for text in texts]
             if not index.bm25.live:
-                return []
+                return [[] for _ in texts]
             mask = index.bm25.alive()
             valid = self._valid(index, now, None)
             if valid is not None:
                 mask = mask & valid
-            picked: list[int] = []
-            if terms:
-                lexical = index.bm25.scores(terms)
-                sharing = np.flatnonzero(lexical > 0)  # usually few: no sort of the scope
-                sharing = sharing[mask[sharing]]
-                picked = [int(sharing[i]) for i in top(lexical[sharing], 2 * k)]
-            if vector is not None and len(index.vectors):
+            picks: list[list[int]] = []
+            for text in texts:
+                picked: list[int] = []
+                terms = self.analyzer.query(text)
+                if terms:
+                    lexical = index.bm25.scores(terms)
+                    sharing = np.flatnonzero(lexical > 0)  # usually few: no sort of the scope
+                    sharing = sharing[mask[sharing]]
+                    picked = [int(sharing[i]) for i in top(lexical[sharing], 2 * k)]
+                picks.append(picked)
+            known = [v for v in vectors if v is not None]
+            if len(known) == len(texts) and known and len(index.vectors):
                 # the nearest by meaning among the latest notes (those sharing words are
                 # found above wherever they are; the read side compares what a search finds)
                 window = int(self.config.similar_window)
-                near = index.vectors.nearest_recent(vector, k, window=window, mask=mask)
-                picked += [d for d, _ in near if d not in picked]
-            ids = [index.ids[d] for d in picked]
-            rows = index.vectors.rows(picked) if picked and len(index.vectors) else None
-        if not picked:
-            return []
-        if vector is None or rows is None:
-            return [(i, None) for i in ids]
-        norms = np.linalg.norm(rows, axis=1)
-        cosines = (
-            (rows @ vector) / np.maximum(norms, 1e-12) / max(float(np.linalg.norm(vector)), 1e-12)
-        )
-        found = [
-            (item, float(c) if n > 0 else None)
-            for item, c, n in zip(ids, cosines, norms, strict=True)
+                near = index.vectors.nearest_recent(np.stack(known), k, window=window, mask=mask)
+                for picked, found in zip(picks, near, strict=True):
+                    picked += [d for d, _ in found if d not in picked]
+            chosen = [
+                ([index.ids[d] for d in picked], index.vectors.rows(picked) if picked else None)
+                for picked in picks
+            ]
+        return [
+            _by_cosine(ids, rows, vector, k)
+            for (ids, rows), vector in zip(chosen, vectors, strict=True)
         ]
-        found.sort(key=lambda pair: -(pair[1] if pair[1] is not None else -1.0))
-        return found[:k]
 
     def _document_vector(self, text: str) -> Vectors | None:
         """The note's embedding, from those embedded ahead (`embed_ahead`) or now; kept
@@ -566,3 +570,21 @@ def _row(record: Record) -> IndexRow:
         valid_to=float("inf") if record.valid_to is None else record.valid_to.timestamp(),
         expired=record.expired_at is not None,
     )
+
+
+def _by_cosine(
+    ids: list[str], rows: Vectors | None, vector: Vectors | None, k: int
+) -> list[tuple[str, float | None]]:
+    """The k of `ids` closest to `vector` (those without a vector last, cosine None)."""
+    if not ids:
+        return []
+    if vector is None or rows is None or not len(rows):
+        unranked: list[tuple[str, float | None]] = [(i, None) for i in ids[:k]]
+        return unranked
+    norms = np.linalg.norm(rows, axis=1)
+    cosines = (rows @ vector) / np.maximum(norms, 1e-12) / max(float(np.linalg.norm(vector)), 1e-12)
+    found = [
+        (item, float(c) if n > 0 else None) for item, c, n in zip(ids, cosines, norms, strict=True)
+    ]
+    found.sort(key=lambda pair: -(pair[1] if pair[1] is not None else -1.0))
+    return found[:k]

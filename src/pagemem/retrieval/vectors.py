@@ -120,22 +120,25 @@ class VectorSet:
         return out, scored
 
     def nearest_recent(
-        self, query: Vectors, k: int, *, window: int, mask: npt.NDArray[np.bool_]
-    ) -> list[tuple[int, float]]:
-        """The k rows closest to `query` (plain dot product) among the last `window`
-        rows that `mask` allows: the neighbours of a note about to be written, at a cost
-        that does not grow with the scope."""
+        self, queries: Vectors, k: int, *, window: int, mask: npt.NDArray[np.bool_]
+    ) -> list[list[tuple[int, float]]]:
+        """For each query row, the k rows closest to it (plain dot product) among the
+        last `window` rows that `mask` allows: the neighbours of notes about to be
+        written, at a cost that does not grow with the scope."""
         n = self._size
         start = max(0, n - window)
         allowed = self._live[start:n] & mask[start:n]
-        if not allowed.any():
-            return []
-        with _one_blas_thread():
-            products = self._rows[start:n] @ query
-        near = np.where(allowed, products, -np.inf)
         count = min(k, int(allowed.sum()))
-        head = np.argpartition(-near, count - 1)[:count]
-        return [(start + int(i), float(near[i])) for i in head]
+        if not count:
+            return [[] for _ in range(len(queries))]
+        with _one_blas_thread():
+            products = queries @ self._rows[start:n].T
+        near = np.where(allowed[None, :], products, -np.inf)
+        head = np.argpartition(-near, count - 1, axis=1)[:, :count]
+        return [
+            [(start + int(i), float(near[row, i])) for i in head[row]]
+            for row in range(len(queries))
+        ]
 
     def _row_norms(self, mean: Vectors) -> FloatArray:
         """|row - mean| for every row, kept until the next add or remove moves the mean."""
