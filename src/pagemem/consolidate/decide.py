@@ -113,8 +113,7 @@ class Consolidator:
         current fact of the key."""
         new = read(text)
         for record in current:
-            old = read(record.text)
-            if old.same_content(new) and old.values == new.values and old.denied == new.denied:
+            if relate(read(record.text), new).kind == "same":
                 return Decision("restate", (record.id,), f"same fact for key {key}")
         ids = tuple(r.id for r in current)
         return Decision("supersede" if ids else "add", ids, f"new {key}")

@@ -120,9 +120,6 @@ class Statement:
     stopping: bool  # "no longer", "stopped", "quit": the old value ends
     changing: bool  # "now", "instead", "new", "changed", "moved to": says it is a change
 
-    def same_content(self, other: Statement) -> bool:
-        return not only(self, other) and not only(other, self)
-
 
 def only(a: Statement, b: Statement) -> set[str]:
     """What `a` says that `b` does not: content stems of `a` that no stem of `b` equals

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pagemem.consolidate import Decision
-from pagemem.memory.consolidation import apply_change
+from pagemem.memory.consolidation import apply_change, retire_restatement
 from pagemem.store.base import NewRecord
 from pagemem.store.common import stored
 
@@ -77,23 +77,15 @@ def insert_batch(
             continue
         targets = [resolve(t) for t in decision.targets]
         inside = any(t.startswith(_BATCH) for t in decision.targets)
+        source = items[i][0].source
+        if decision.action == "restate" and inside:  # its target's id exists only now
+            retire_restatement(
+                owner, ids[i], targets[0], decision.reason, source=source, actor=actor, at=at
+            )
+            continue
         if inside:
             store.set_consolidation(scope, ids[i], decision.outcome, targets[0])
-        if decision.action == "restate":
-            if inside:
-                retired = store.retire(
-                    scope,
-                    ids[i],
-                    valid_to=None,
-                    superseded_by=targets[0],
-                    reason=f"restates {targets[0]}",
-                    op="restate",
-                    actor=actor,
-                    at=at,
-                )
-                if retired is not None:
-                    memory.ranker.retired(scope, retired)
-            source = items[i][0].source
+        if decision.action == "restate":  # written retired already: count it at the fact
             store.restate(
                 scope, targets[0], source=source, reason=decision.reason, actor=actor, at=at
             )

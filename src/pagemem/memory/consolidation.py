@@ -24,7 +24,7 @@ from pagemem.store.base import RecordFilter
 if TYPE_CHECKING:
     from pagemem.memory.core import ScopedMemory
 
-__all__ = ["Consolidation", "apply_change", "consolidate_scope"]
+__all__ = ["Consolidation", "apply_change", "consolidate_scope", "retire_restatement"]
 
 _PAGE = 1000
 
@@ -81,6 +81,35 @@ def apply_change(
     return [(closed_id, by) for closed_id, by, _ in pairs]
 
 
+def retire_restatement(
+    me: ScopedMemory,
+    record_id: str,
+    target: str,
+    reason: str,
+    *,
+    source: str,
+    actor: str,
+    at: datetime,
+) -> None:
+    """A note already stored turns out to restate `target`: retire it behind the fact
+    (its text stays under its id) and count it there."""
+    store, scope = me.memory.store, me.scope
+    closed = store.retire(
+        scope,
+        record_id,
+        valid_to=None,
+        superseded_by=target,
+        reason=f"restates {target}: {reason}",
+        op="restate",
+        actor=actor,
+        at=at,
+    )
+    store.set_consolidation(scope, record_id, "restated", target)
+    store.restate(scope, target, source=source, reason=reason, actor=actor, at=at)
+    if closed is not None:
+        me.memory.ranker.retired(scope, closed)
+
+
 def consolidate_scope(
     me: ScopedMemory,
     *,
@@ -124,23 +153,15 @@ def _consolidate(
             result.merged.append((record.id, target))
             result.reasons[record.id] = decision.reason
             if not dry_run:
-                at = memory.now()
-                closed = store.retire(
-                    scope,
+                retire_restatement(
+                    me,
                     record.id,
-                    valid_to=None,
-                    superseded_by=target,
-                    reason=f"restates {target}: {decision.reason}",
-                    op="restate",
+                    target,
+                    decision.reason,
+                    source=record.source,
                     actor=actor,
-                    at=at,
+                    at=memory.now(),
                 )
-                store.set_consolidation(scope, record.id, "restated", target)
-                store.restate(
-                    scope, target, source=record.source, reason=decision.reason, actor=actor, at=at
-                )
-                if closed is not None:
-                    memory.ranker.retired(scope, closed)
             continue
         if decision.action == "supersede":
             if dry_run:
