@@ -146,6 +146,56 @@ def test_the_read_side_orders_notes_written_without_consolidation(db_target: str
     memory.close()
 
 
+def test_a_change_no_rule_recognises_still_reads_newest_first_unmarked(db_target: str) -> None:
+    memory = Memory(db_target, clock=lambda: NOW)
+    me = memory.scope("acme", "priya")
+    old = me.archive.insert("Breakfast: porridge w/ banana.", valid_from=at(2023, 1))
+    new = me.archive.insert(
+        "Started 16:8 fasting. Skipping breakfast, first meal 12:00.", valid_from=at(2023, 4)
+    )
+    assert me.archive.get(new).consolidation == "added"  # the rules saw no change...
+    hits = me.archive.search("what do I eat for breakfast?", k=5)
+    ids = [h.record.id for h in hits]
+    assert ids.index(new) < ids.index(old)  # ...the read side still puts the newer first
+    assert not any(f.startswith(OUTDATED) for h in hits for f in h.flags)  # unmarked
+    memory.close()
+
+
+def test_one_fact_said_many_ways_fills_at_most_two_places(db_target: str) -> None:
+    memory = Memory(db_target, clock=lambda: NOW)
+    me = memory.scope("acme", "priya")
+    said = [
+        me.archive.insert(text, valid_from=at(2024, month))
+        for month, text in enumerate(
+            ["Coffee: black, no sugar.", "Takes coffee black.", "Black coffee, nothing added."],
+            start=1,
+        )
+    ]
+    others = [me.archive.insert(t) for t in ("Phone: 0161 496 0771.", "Cat: Tigger.")]
+    hits = me.archive.search("how do I have my coffee?", k=5)
+    shown = {h.record.id for h in hits}
+    assert len(shown & set(said)) == 2
+    assert set(others) <= shown
+    assert all(me.archive.get(i).text for i in said)  # the third is stored, only not shown
+    memory.close()
+
+
+def test_additions_are_not_capped_as_one_fact(db_target: str) -> None:
+    memory = Memory(db_target, clock=lambda: NOW)
+    me = memory.scope("acme", "priya")
+    ids = [
+        me.archive.insert(text)
+        for text in (
+            "Allergic to peanuts.",
+            "Also allergic to shellfish.",
+            "Also allergic to penicillin.",
+        )
+    ]
+    hits = me.archive.search("what am I allergic to?", k=5)
+    assert {h.record.id for h in hits} >= set(ids)
+    memory.close()
+
+
 def test_a_web_page_cannot_supersede_what_the_user_said(me: ScopedMemory) -> None:
     mine = me.archive.insert("I live in Seattle", origin="user", valid_from=at(2023, 1))
     me.archive.insert("Priya lives in Austin", origin="web", valid_from=at(2025, 1))

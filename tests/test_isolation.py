@@ -7,7 +7,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pagemem import Context, Memory, NotFoundError, ScopedMemory, dispatch
-from pagemem.retrieval.ranker import RetrievalConfig
 
 OTHERS = [("acme", "sam", None), ("globex", "priya", None), ("acme", "priya", "bot")]
 
@@ -77,7 +76,7 @@ WORDS = ["miso", "dog", "seat", "aisle", "lisbon", "seattle"]
 )
 def test_random_writes_stay_in_their_scope(ops: list[tuple[int, list[str], bool]]) -> None:
     # Near-copies are folded in search results; keep them all to compare exactly.
-    with Memory(":memory:", retrieval=RetrievalConfig(duplicate_cosine=1.0)) as mem:
+    with Memory(":memory:") as mem:
         expected: dict[int, dict[str, str]] = {i: {} for i in range(len(SCOPES))}
         for index, words, delete_after in ops:
             me = mem.scope(*SCOPES[index])

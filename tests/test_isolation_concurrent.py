@@ -23,7 +23,6 @@ from hypothesis import strategies as st
 
 from pagemem import InvalidInputError, Memory, NotFoundError, ScopedMemory
 from pagemem.retrieval.embed import Role, Vectors
-from pagemem.retrieval.ranker import RetrievalConfig
 
 # Four scopes: two users of one tenant, the same user name in another tenant, and an
 # agent scope of that user, which is a separate memory too.
@@ -223,11 +222,7 @@ def _run(me: ScopedMemory, marker: str, program: list[tuple[Any, ...]], model: M
 @given(st.lists(st.lists(ops, min_size=4, max_size=18), min_size=4, max_size=4))
 def test_concurrent_programs_never_cross_scopes(programs: list[list[tuple[Any, ...]]]) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        memory = Memory(
-            Path(folder) / "m.db",
-            embedder=HashEmbedder(),
-            retrieval=RetrievalConfig(duplicate_cosine=1.0),
-        )
+        memory = Memory(Path(folder) / "m.db", embedder=HashEmbedder())
         models = [Model() for _ in SCOPES]
         errors: list[BaseException] = []
         barrier = threading.Barrier(len(SCOPES))
@@ -238,8 +233,7 @@ def test_concurrent_programs_never_cross_scopes(programs: list[list[tuple[Any, .
             own = None
             try:
                 if index >= 2:
-                    own = Memory(Path(folder) / "m.db", embedder=HashEmbedder(),
-                                 retrieval=RetrievalConfig(duplicate_cosine=1.0))  # fmt: skip
+                    own = Memory(Path(folder) / "m.db", embedder=HashEmbedder())
                 target = own or memory
                 barrier.wait()
                 _run(target.scope(*SCOPES[index]), MARKERS[index], programs[index], models[index])

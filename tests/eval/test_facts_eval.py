@@ -16,8 +16,35 @@ def test_every_statement_of_every_scenario_is_kept_and_the_scores_hold() -> None
         assert report.rate(split, "lookalike-current") == 1.0
         assert report.rate(split, "lookalike-found") == 1.0
         # floors under today's measurements (docs/concepts.md), not the targets
-        assert report.rate(split, "update") >= 0.8
-        assert report.rate(split, "restatement") >= 0.55
+        assert report.rate(split, "update") >= 0.85
+        assert report.rate(split, "restatement") >= 0.8
+        assert report.rate(split, "lostwrite") >= 0.9
+
+
+def test_an_llm_judge_that_never_errs_carries_every_family() -> None:
+    """LLMJudge over a scripted model answering from the labels: with right decisions the
+    store and the read side meet every target, and nothing is lost."""
+    chosen = [s for s in facts.load() if s.split == "test"][::2]
+    asked: list[str] = []
+    key = facts.answer_key(chosen)
+
+    def model(messages: list[dict[str, str]]) -> str:
+        asked.append(messages[-1]["content"])
+        return key(messages)
+
+    report = facts.run(chosen, splits=("test",), judge=model)
+    assert asked
+    assert all(q.startswith("NEW: ") for q in asked)
+    assert report.lost == 0, report.problems[:5]
+    for measure in ("update", "update-as-of", "lostwrite", "restatement", "lookalike-current"):
+        assert report.rate("test", measure) == 1.0, (measure, report.problems[:5])
+
+
+def test_a_judge_that_answers_nonsense_falls_back_to_the_rules_and_loses_nothing() -> None:
+    chosen = [s for s in facts.load() if s.split == "dev"][::5]
+    report = facts.run(chosen, splits=("dev",), judge=lambda messages: "I think so!")
+    assert report.lost == 0
+    assert report.rate("dev", "lookalike-current") == 1.0
 
 
 @pytest.mark.parametrize("family", ["lostwrite", "restatement", "update"])

@@ -148,7 +148,7 @@ def test_unknown_knob_is_refused() -> None:
     assert RetrievalConfig.with_overrides(["k1=0.9"]).k1 == 0.9
 
 
-def test_near_copies_are_folded_into_one_hit() -> None:
+def test_near_copies_of_a_fact_are_one_hit_and_near_copies_with_other_values_are_not() -> None:
     with Memory(":memory:") as mem:
         me = mem.scope("acme", "priya")
         me.archive.insert("Priya prefers aisle seats")
@@ -157,14 +157,15 @@ def test_near_copies_are_folded_into_one_hit() -> None:
         ids = [h.record.id for h in me.archive.search("aisle seats", k=3)]
         assert len(ids) == 2
         assert ids[1] == "a3"  # only one of the two copies is shown
-    keep_all = RetrievalConfig(duplicate_cosine=1.0)
-    with Memory(":memory:", retrieval=keep_all) as mem:
-        me = mem.scope("acme", "priya")
-        # events: the ranker's knob alone decides (facts saying the same are folded by
-        # the read side of consolidation, whatever the knob)
+        # cosine ~0.98, but another value: both are shown, the newer first
+        me.archive.insert("Grandad Walter is 81.", consolidate=False)
+        me.archive.insert("Grandad Walter is 82.", consolidate=False)
+        shown = [h.record.text for h in me.archive.search("how old is Grandad Walter?", k=3)]
+        assert shown[:2] == ["Grandad Walter is 82.", "Grandad Walter is 81."]
+        # events are never folded: the same words twice are two events
         me.archive.insert("Priya prefers aisle seats", kind="episodic")
         me.archive.insert("Priya prefers aisle seats.", kind="episodic")
-        assert len(me.archive.search("aisle seats", k=3)) == 2
+        assert len(me.archive.search("aisle seats", k=5, kinds=["episodic"])) == 2
 
 
 def test_recency_prefers_the_newer_of_two_equal_notes() -> None:
@@ -176,7 +177,7 @@ def test_recency_prefers_the_newer_of_two_equal_notes() -> None:
     def clock() -> datetime:
         return next(times, now)
 
-    config = RetrievalConfig(recency_half_life_days=30, neighbour_weight=0, duplicate_cosine=1.0)
+    config = RetrievalConfig(recency_half_life_days=30, neighbour_weight=0)
     with Memory(":memory:", embedder=None, retrieval=config, clock=clock) as mem:
         me = mem.scope("acme", "priya")
         me.archive.insert("Priya's favourite cafe is Analog", kind="episodic")

@@ -352,17 +352,48 @@ def eval_poisoning(
     multiple=True,
     help="Scenario files (JSON lines) instead of the shipped ones.",
 )
+@click.option(
+    "--judge",
+    type=click.Choice(["rules", "answer-key", "openai", "anthropic"]),
+    default="rules",
+    show_default=True,
+    help="Who decides what a write does: the built-in rules, an LLMJudge over a scripted "
+    "model answering from the scenarios' labels, or an LLMJudge over a real model.",
+)
+@click.option("--model", default=None, help="The judge's model (default: $PAGEMEM_LLM_MODEL).")
+@click.option(
+    "--base-url", default=None, help="The judge's endpoint (default: $PAGEMEM_LLM_BASE_URL)."
+)
 @click.option("--problems", is_flag=True, help="List every question that failed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
 def eval_facts(
-    dense: bool, splits: tuple[str, ...], paths: tuple[str, ...], problems: bool, as_json: bool
+    dense: bool,
+    splits: tuple[str, ...],
+    paths: tuple[str, ...],
+    judge: str,
+    model: str | None,
+    base_url: str | None,
+    problems: bool,
+    as_json: bool,
 ) -> None:
     """Updates, look-alikes, restatements and lost writes over the fact scenarios."""
     from pagemem.eval import facts
+    from pagemem.llm import AnthropicChat, OpenAIChat
+    from pagemem.models import Chat
 
     scenarios = facts.load(paths or None)
+    chat: Chat | None = None
+    if judge == "answer-key":
+        chat = facts.answer_key(scenarios)
+    elif judge == "openai":
+        chat = OpenAIChat(model, base_url=base_url, json=True)
+    elif judge == "anthropic":
+        chat = AnthropicChat(model, base_url=base_url)
     report = facts.run(
-        scenarios, splits=splits or ("dev", "test"), embedder="default" if dense else None
+        scenarios,
+        splits=splits or ("dev", "test"),
+        embedder="default" if dense else None,
+        judge=chat,
     )
     if as_json:
         click.echo(json.dumps(report.as_dict(), indent=2))

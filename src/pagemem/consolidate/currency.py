@@ -8,7 +8,13 @@ its own hits again. Among the facts it found:
 - two facts that may hold competing values of the same thing (a link written when
   the newer was stored, or a pair the comparison finds now) are put newest first,
   and the older is marked `possibly-outdated (newer: a7)`, so the model reading it
-  is told. A newer linked fact the ranking missed is brought in next to the old one.
+  is told. A newer linked fact the ranking missed is brought in next to the old one;
+- facts about the same subject that are close in meaning answer the same question
+  even when no rule saw a change between them: the newer goes first, unmarked (a
+  change phrased in a way nothing recognised still reads newest first);
+- one fact said many ways fills at most two places: further notes that say it
+  again (close in meaning, no value against each other) are left out, like a
+  restatement (they stay stored, and findable by what they add).
 
 Episodic notes (events, conversation turns) are never compared: they do not go
 out of date.
@@ -21,7 +27,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from pagemem.consolidate.relation import CONFLICT_COSINE, conflict, relate, subjects_agree
-from pagemem.consolidate.statement import only, read
+from pagemem.consolidate.statement import Statement, only, read
 from pagemem.models import Hit, Record
 
 __all__ = ["OUTDATED", "arrange"]
@@ -30,6 +36,13 @@ OUTDATED = "possibly-outdated"
 SPARE = 5  # hits past k that are still compared (room for what folding removes)
 # A hit that says a better hit's words and values again, this close, is folded into it.
 FOLD_COSINE = 0.6
+# Facts about the same subject this close in meaning are put newest first, unmarked;
+# down to LOOSE_COSINE when they share a word or the newer says it changed.
+NEAR_COSINE = 0.45
+LOOSE_COSINE = 0.35
+# Notes this close, with no value against each other, count as one fact for the cap.
+SAME_FACT_COSINE = 0.5
+PER_FACT = 2  # places of the k one fact may fill
 
 Cosine = Callable[[str, str], float | None]
 
@@ -66,7 +79,7 @@ def arrange(
         if record is not None and record.id not in seen and _valid(record, as_of):
             kept.append(Hit(record, hit.score, record.flags, f"newer value of {hit.record.id}"))
             seen.add(record.id)
-    return _order(kept, newer or {}, similarity)[:k]
+    return _spread(_order(kept, newer or {}, similarity), similarity)[:k]
 
 
 def _folds(better: Record, other: Record, cosine: Cosine) -> bool:
@@ -99,17 +112,11 @@ def _valid(record: Record, as_of: datetime | None) -> bool:
 
 
 def _order(hits: list[Hit], newer: Mapping[str, Record], cosine: Cosine) -> list[Hit]:
-    """Competing facts take the places their group holds, newest first; the older are
-    marked with the newest's id."""
+    """Facts that answer the same question take the places their group holds, newest
+    first; where the rules or a link say two compete, the older is marked with the id
+    of the newest it competes with."""
     facts = [i for i, hit in enumerate(hits) if hit.record.kind != "episodic"]
-    parent = {i: i for i in facts}
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    near, competing = _Groups(facts), _Groups(facts)
     linked = {(old, new.id) for old, new in newer.items()}
     for x, i in enumerate(facts):
         for j in facts[x + 1 :]:
@@ -120,23 +127,86 @@ def _order(hits: list[Hit], newer: Mapping[str, Record], cosine: Cosine) -> list
                 (similarity is None or similarity >= CONFLICT_COSINE)
                 and relate(read(old.text), read(new.text), similarity).kind in ("change", "maybe")
             ):
-                parent[root(i)] = root(j)
-    groups: dict[int, list[int]] = {}
-    for i in facts:
-        groups.setdefault(root(i), []).append(i)
+                competing.join(i, j)
+                near.join(i, j)
+            elif similarity is not None and _near(read(old.text), read(new.text), similarity):
+                near.join(i, j)
+    newest_of = {
+        i: max(members, key=lambda m: _when(hits[m].record))
+        for members in competing.groups()
+        for i in members
+    }
     out = list(hits)
-    for members in groups.values():
-        if len(members) < 2:
-            continue
+    for members in near.groups():
         ordered = sorted(members, key=lambda i: _when(hits[i].record), reverse=True)
-        newest = hits[ordered[0]].record.id
         for place, i in zip(sorted(members), ordered, strict=True):
             hit = hits[i]
-            if i != ordered[0]:
-                flag = f"{OUTDATED} (newer: {newest})"
+            if newest_of.get(i, i) != i:
+                flag = f"{OUTDATED} (newer: {hits[newest_of[i]].record.id})"
                 hit = replace(hit, flags=(*hit.flags, flag))
             out[place] = hit
     return out
+
+
+class _Groups:
+    """Union-find over hit positions."""
+
+    def __init__(self, items: Sequence[int]) -> None:
+        self._parent = {i: i for i in items}
+
+    def _root(self, i: int) -> int:
+        parent = self._parent
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def join(self, i: int, j: int) -> None:
+        self._parent[self._root(i)] = self._root(j)
+
+    def groups(self) -> list[list[int]]:
+        """Every group of two or more, members in position order."""
+        found: dict[int, list[int]] = {}
+        for i in self._parent:
+            found.setdefault(self._root(i), []).append(i)
+        return [sorted(m) for m in found.values() if len(m) > 1]
+
+
+def _near(old: Statement, new: Statement, similarity: float) -> bool:
+    """Do two facts likely answer the same question (so the newer should go first)?"""
+    if similarity < LOOSE_COSINE or not subjects_agree(old, new):
+        return False
+    return similarity >= NEAR_COSINE or new.changing or bool(old.content & new.content)
+
+
+def _spread(hits: list[Hit], cosine: Cosine) -> list[Hit]:
+    """Hits in order, without those saying again a fact PER_FACT better hits said."""
+    placed: list[Hit] = []
+    for hit in hits:
+        record = hit.record
+        said = sum(
+            1
+            for other in placed
+            if record.kind != "episodic"
+            and other.record.kind != "episodic"
+            and _same_fact(other.record, record, cosine)
+        )
+        if said < PER_FACT:
+            placed.append(hit)
+    return placed
+
+
+def _same_fact(a: Record, b: Record, cosine: Cosine) -> bool:
+    similarity = cosine(a.id, b.id)
+    if similarity is None or similarity < SAME_FACT_COSINE:
+        return False
+    x, y = read(a.text), read(b.text)
+    flipped = (x.denied & (y.content - y.denied)) | (y.denied & (x.content - x.denied))
+    added = x.addition or y.addition  # "also allergic to shellfish" is another fact
+    # about the same one: the same subject, or a value both name ("my dog's called
+    # Waffles" and "took my corgi Waffles to the park")
+    about = subjects_agree(x, y) or bool(x.values & y.values)
+    return about and not flipped and not added and not conflict(x, y)
 
 
 def _when(record: Record) -> tuple[datetime, int]:

@@ -16,11 +16,18 @@ pets, food, travel, family) and `test` (corrections, long-winded notes and assis
 logs about health, schedules, vehicles, hobbies, subscriptions and settings; key-value
 notes, emails and mixed-person notes about money, courses, projects, households,
 friends and shopping), each family of `test` by another author. Tune on dev only.
+
+With a `judge` (any `Chat`), an `LLMJudge` makes the write-time decisions instead of
+the rules. `answer_key(scenarios)` is a scripted model that answers the judge's
+prompt from the scenarios' own labels: what a judge that never errs would say. It
+measures how far the store and the read side carry a right decision, apart from how
+often a real model gets the decision right (`pagemem eval facts --judge`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -28,12 +35,22 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pagemem.consolidate import OUTDATED
+from pagemem.consolidate import OUTDATED, Consolidator, LLMJudge
 from pagemem.errors import InvalidInputError
 from pagemem.memory import Memory, ScopedMemory
+from pagemem.models import Chat
 from pagemem.retrieval.embed import Embedder
 
-__all__ = ["FAMILIES", "FactReport", "Question", "Scenario", "Statement", "load", "run"]
+__all__ = [
+    "FAMILIES",
+    "FactReport",
+    "Question",
+    "Scenario",
+    "Statement",
+    "answer_key",
+    "load",
+    "run",
+]
 
 FAMILIES = ("update", "lookalike", "restatement", "lostwrite")
 TOP = 5
@@ -167,13 +184,20 @@ def run(
     embedder: Embedder | str | None = "default",
     target: str = ":memory:",
     clock: Callable[[], datetime] | None = None,
+    judge: Chat | None = None,
 ) -> FactReport:
     """Run every scenario of these splits in its own scope, each statement written
-    through `archive.insert` at its date, then score the questions."""
+    through `archive.insert` at its date, then score the questions; with `judge`, an
+    `LLMJudge` over that model decides what each write does."""
     chosen = [s for s in (load() if scenarios is None else scenarios) if s.split in splits]
     report = FactReport(scenarios=len(chosen))
     moment = {"now": datetime(2000, 1, 1, tzinfo=UTC)}
-    memory = Memory(target, embedder=embedder, clock=clock or (lambda: moment["now"]))  # type: ignore[arg-type]
+    memory = Memory(
+        target,
+        embedder=embedder,  # type: ignore[arg-type]
+        clock=clock or (lambda: moment["now"]),
+        consolidator=Consolidator(judge=LLMJudge(judge)) if judge is not None else None,
+    )
     try:
         for scenario in chosen:
             me = memory.scope("eval-facts", scenario.id)
@@ -240,3 +264,56 @@ def _score(
         report.tally(split, "restatement-found").add(inside >= 1)
         if inside > 2 or inside == 0:
             report.problems.append(f"{where}: {inside} of the top {TOP} are the fact: {shown}")
+
+
+def answer_key(scenarios: Sequence[Scenario]) -> Chat:
+    """A scripted model for `LLMJudge` that answers from the scenarios' labels: a
+    statement restates one of its restatement group; it supersedes the earlier
+    statements a question lists as stale beside it as current, and in a lost-write
+    chain every earlier link; anything else is a new fact."""
+    where: dict[str, list[tuple[Scenario, int]]] = {}
+    for scenario in scenarios:
+        for index, statement in enumerate(scenario.statements):
+            where.setdefault(statement.text, []).append((scenario, index))
+
+    def reply(messages: list[dict[str, str]]) -> str:
+        asked = next(m["content"] for m in messages if m["role"] == "user")
+        head, _, listed = asked.partition("\nEXISTING:\n")
+        new_text = head.removeprefix("NEW: ")
+        existing = {
+            int(number): text
+            for number, text in re.findall(r"^\[(\d+)\] (.*)$", listed, flags=re.MULTILINE)
+        }
+        for scenario, new in where.get(new_text, []):
+            index = {
+                number: i
+                for number, text in existing.items()
+                for i, statement in enumerate(scenario.statements)
+                if statement.text == text
+            }
+            if len(index) == len(existing):
+                return json.dumps(_verdict(scenario, new, index))
+        return json.dumps({"action": "insert", "targets": [], "reason": "not in the key"})
+
+    return reply
+
+
+def _verdict(scenario: Scenario, new: int, existing: dict[int, int]) -> dict[str, Any]:
+    when = scenario.statements[new].when
+    if scenario.family == "restatement":
+        group = {i for q in scenario.questions for i in q.current}
+        same = [n for n, i in existing.items() if new in group and i in group]
+        if same:
+            return {"action": "merge", "targets": same[:1], "reason": "same fact"}
+    replaced = sorted(
+        n
+        for n, i in existing.items()
+        if scenario.statements[i].when < when
+        and (
+            scenario.family == "lostwrite"
+            or any(new in q.current and i in q.stale for q in scenario.questions)
+        )
+    )
+    if replaced:
+        return {"action": "supersede", "targets": list(dict.fromkeys(replaced)), "reason": "newer"}
+    return {"action": "insert", "targets": [], "reason": "another fact"}

@@ -27,7 +27,6 @@ class RetrievalConfig:
     context_weight: float = 1.0  # weight of BM25 over (previous, note, next) read as one passage
     recency_half_life_days: float = 0.0  # 0: off; else newer notes weigh more, halving per period
     recency_weight: float = 0.2  # how much of the score recency may take away
-    duplicate_cosine: float = 0.97  # a hit this close to a better one is dropped (1: keep all)
     ann_threshold: float = 200_000  # live notes in a scope from which HNSW picks candidates
     ann_candidates: float = 1000  # how many HNSW neighbours are scored exactly
     # live items in a scope from which a store that can search itself (PostgreSQL) does,

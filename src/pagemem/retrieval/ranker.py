@@ -438,21 +438,20 @@ class Ranker:
                 scores = scores * np.where(named, 1.0 + self.config.speaker_boost, 1.0)
             scores = scores * index.weights.view() * self._recency(index, now)
             ids = list(index.ids)
-            vectors = index.vectors if len(index.vectors) else None
             valid = self._valid(index, now, as_of) if collection == "records" else None
         if valid is not None:
             candidates = candidates & valid
         if allowed is not None:
             candidates = candidates & np.asarray([item_id in allowed for item_id in ids])
         ranked = np.where(candidates, scores, -np.inf)
-        depth = min(len(ranked), 4 * k + 50)  # room for near-copies the top k skips
+        depth = min(len(ranked), k)
         if depth < len(ranked):
             head = np.argpartition(-ranked, depth - 1)[:depth]
             order = head[np.argsort(-ranked[head], kind="stable")]
         else:
             order = np.argsort(-ranked, kind="stable")
         results = []
-        for i in self._distinct(order, candidates, vectors, k):
+        for i in (int(i) for i in order if candidates[i]):
             explain = f"bm25={lexical[i]:.3f} fused={scores[i]:.3f}"
             if named is not None and named[i]:
                 explain += f" speaker={speaker}"
@@ -486,26 +485,6 @@ class Ranker:
             self.config.recency_half_life_days,
             self.config.recency_weight,
         )
-
-    def _distinct(
-        self,
-        order: npt.NDArray[np.int64],
-        candidates: npt.NDArray[np.bool_],
-        vectors: VectorSet | None,
-        k: int,
-    ) -> list[int]:
-        """The first k candidates in order, skipping near-copies of one already kept."""
-        threshold = self.config.duplicate_cosine
-        kept: list[int] = []
-        for i in order:
-            if not candidates[i] or len(kept) == k:
-                break
-            if vectors is not None and threshold < 1.0 and kept:
-                similarity = vectors.rows(kept) @ vectors.rows([int(i)])[0]
-                if float(similarity.max()) >= threshold:
-                    continue
-            kept.append(int(i))
-        return kept
 
     def _adjacency(self, index: _ScopeIndex) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """For every note, the live note written just before and just after it (-1: none).

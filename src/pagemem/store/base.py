@@ -249,7 +249,8 @@ class Store(Protocol):
     def restate(
         self, scope: Scope, record_id: str, *, source: str, reason: str, actor: str, at: datetime
     ) -> Record | None:
-        """A near-copy was written again: count it and keep its source, no new row."""
+        """A restatement of this fact was stored (as its own retired record): count it
+        and keep its source."""
         ...
 
     def current_facts(self, scope: Scope, *, key: str) -> list[Record]:
