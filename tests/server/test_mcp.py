@@ -4,25 +4,30 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import anyio
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from pagemem import Memory
+from pagemem import MEMORY_TOOLS, Memory
+from pagemem.models import ROLES
 
 
 def _text(result: object) -> str:
     return "".join(getattr(block, "text", "") for block in getattr(result, "content", []))
 
 
-async def _session_run(db: Path) -> dict[str, object]:
-    params = StdioServerParameters(
+def _stdio(db: Path) -> StdioServerParameters:
+    return StdioServerParameters(
         command=sys.executable,
         args=["-m", "pagemem", "mcp", "--db", str(db), "--tenant", "acme", "--user", "priya"],
     )
+
+
+async def _session_run(db: Path) -> dict[str, object]:
     out: dict[str, object] = {}
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+    async with stdio_client(_stdio(db)) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         tools = await session.list_tools()
         out["tools"] = sorted(t.name for t in tools.tools)
@@ -31,7 +36,8 @@ async def _session_run(db: Path) -> dict[str, object]:
         )
         out["search"] = _text(await session.call_tool("archival_memory_search", {"query": "dog"}))
         replace = {"label": "nope", "old_content": "a", "new_content": "b"}
-        out["bad"] = _text(await session.call_tool("core_memory_replace", replace))
+        bad = await session.call_tool("core_memory_replace", replace)
+        out["bad"], out["bad_is_error"] = _text(bad), bad.is_error
         append = {"label": "human", "content": "Dog: Miso"}
         out["append"] = _text(await session.call_tool("core_memory_append", append))
         fix = {"label": "human", "old_content": "Miso", "new_content": "Miso (a corgi)"}
@@ -58,6 +64,7 @@ def test_stdio_tools_list_call_and_errors(tmp_path: Path) -> None:
     assert out["insert"] == "saved to archival memory as a1"
     assert "Priya's dog is Miso" in str(out["search"])
     assert str(out["bad"]).startswith("error: core_memory_replace: no core memory block 'nope'")
+    assert out["bad_is_error"] is True
     assert str(out["append"]).startswith("appended to block 'human'")
     assert str(out["replace"]).startswith("updated block 'human'")
     assert "the tram was late again" in str(out["recall"])
@@ -67,6 +74,74 @@ def test_stdio_tools_list_call_and_errors(tmp_path: Path) -> None:
             "Name: Priya\nDog: Miso (a corgi)"
         )
         assert memory.scope("acme", "other").archive.count() == 0
+
+
+Outcome = tuple[bool | None, str]  # (isError, text)
+
+
+async def _hardening_run(
+    db: Path,
+) -> tuple[str, dict[str, dict[str, Any]], dict[str, Outcome]]:
+    calls: dict[str, tuple[str, dict[str, object]]] = {
+        "not_there": (
+            "core_memory_replace",
+            {"label": "human", "old_content": "Tokyo", "new_content": "Osaka"},
+        ),
+        "k0": ("archival_memory_search", {"query": "dog", "k": 0}),
+        "unknown": ("archival_memory_insert", {"content": "Likes tea", "colour": "green"}),
+        "wrong_tool": ("archival_memory_delete", {"id": "a1"}),
+        "null_optional": ("archival_memory_search", {"query": "dog", "k": None, "tags": None}),
+        "ok": ("core_memory_append", {"label": "human", "content": "Tea: green"}),
+    }
+    outcomes: dict[str, Outcome] = {}
+    async with stdio_client(_stdio(db)) as (read, write), ClientSession(read, write) as session:
+        init = await session.initialize()
+        schemas = {t.name: t.input_schema for t in (await session.list_tools()).tools}
+        for key, (name, arguments) in calls.items():
+            result = await session.call_tool(name, arguments)
+            outcomes[key] = (result.is_error, _text(result))
+    return init.server_info.version, schemas, outcomes
+
+
+def test_stdio_schemas_errors_unknown_arguments_and_version(tmp_path: Path) -> None:
+    from importlib.metadata import version
+
+    db = tmp_path / "s.db"
+    with Memory(db, embedder=None) as memory:
+        memory.scope("acme", "priya").blocks.set("human", "Name: Priya")
+    server_version, schemas, out = anyio.run(_hardening_run, db)
+
+    assert server_version == version("pagemem") != ""
+    # one definition: MCP clients get the schema OpenAI and Anthropic get, unchanged
+    assert schemas == {tool.name: tool.json_schema() for tool in MEMORY_TOOLS}
+    for schema in schemas.values():  # what the SDK's own schemas lacked
+        assert schema["additionalProperties"] is False
+        assert all(spec["description"] for spec in schema["properties"].values())
+    assert schemas["archival_memory_search"]["required"] == ["query"]
+    roles = schemas["conversation_search"]["properties"]["roles"]
+    assert roles["items"]["enum"] == list(ROLES)
+
+    # a failed call is an error result the model can read
+    is_error, text = out["not_there"]
+    assert is_error is True
+    assert text.startswith("error: core_memory_replace:")
+    assert "'Tokyo'" in text
+    assert out["k0"] == (True, "error: archival_memory_search: k must be from 1 to 50, got 0")
+    is_error, text = out["unknown"]
+    assert is_error is True
+    assert "unknown argument 'colour'" in text
+    is_error, text = out["wrong_tool"]
+    assert is_error is True
+    assert "unknown tool 'archival_memory_delete'" in text
+    # an explicit null is an omitted optional argument
+    assert out["null_optional"] == (False, "no archival memories match 'dog'")
+    is_error, text = out["ok"]
+    assert is_error is False
+    assert text.startswith("appended to block 'human'")
+    with Memory(db, embedder=None) as memory:  # the refused calls wrote nothing
+        me = memory.scope("acme", "priya")
+        assert me.archive.count() == 0
+        assert me.blocks.get("human").value == "Name: Priya\nTea: green"
 
 
 async def _http_run(url: str) -> dict[str, object]:
@@ -81,7 +156,8 @@ async def _http_run(url: str) -> dict[str, object]:
             out["insert"] = _text(
                 await session.call_tool("archival_memory_insert", {"content": "Likes trains"})
             )
-            out["bad"] = _text(await session.call_tool("archival_memory_search", {"k": 3}))
+            bad = await session.call_tool("archival_memory_search", {"k": 3})
+            out["bad"], out["bad_is_error"] = _text(bad), bad.is_error
     return out
 
 
@@ -113,9 +189,8 @@ def test_streamable_http(tmp_path: Path) -> None:
         process.wait(10)
     assert out["tools"] == 5
     assert out["insert"] == "saved to archival memory as a1"
-    # the SDK checks arguments against the tool's schema before pagemem sees them
-    assert "archival_memory_search" in str(out["bad"])
-    assert "query" in str(out["bad"])
-    assert "Field required" in str(out["bad"])
+    # pagemem's own checker answers, as it does for OpenAI and Anthropic tool calls
+    assert out["bad"] == "error: archival_memory_search: missing required argument 'query'"
+    assert out["bad_is_error"] is True
     with Memory(db, embedder=None) as memory:
         assert memory.scope("acme", "priya").archive.count() == 1
