@@ -147,9 +147,15 @@ def test_operator_words_are_searched_as_words(me: ScopedMemory) -> None:
     assert [h.record.id for h in me.archive.search("NEAR")] == ["a1"]
 
 
-def test_empty_query_returns_nothing(me: ScopedMemory) -> None:
+def test_an_empty_query_is_an_error_and_one_without_words_finds_nothing(
+    me: ScopedMemory,
+) -> None:
     me.archive.insert("anything")
-    assert me.archive.search("") == []
+    for empty in ("", "   "):
+        with pytest.raises(InvalidInputError, match="query is empty"):
+            me.archive.search(empty)
+        with pytest.raises(InvalidInputError, match="query is empty"):
+            me.recall.search(empty)
     assert me.archive.search("   ?! ") == []
 
 
@@ -190,7 +196,7 @@ def test_one_megabyte_note_round_trips(me: ScopedMemory) -> None:
         ({"kind": "gossip"}, "unknown kind"),
         ({"tags": [""]}, "tags must be"),
         ({"tags": ["x" * 65]}, "tags must be"),
-        ({"metadata": {"when": datetime.now()}}, "JSON-serialisable"),
+        ({"metadata": {"when": datetime.now()}}, "datetime, which JSON cannot hold"),
         ({"source": "s" * 1001}, "source must be"),
         ({"valid_from": datetime(2026, 1, 2), "valid_to": datetime(2026, 1, 1)}, "valid_to"),
     ],

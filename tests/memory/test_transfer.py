@@ -34,7 +34,7 @@ def _fill(me: ScopedMemory) -> None:
 def _state(me: ScopedMemory) -> dict[str, object]:
     return {
         "notes": me.archive.list(quarantined=None),
-        "recall": me.recall.search("", limit=50),
+        "recall": me.recall.list(limit=50),
         "context": me.recall.in_context(),
         "blocks": me.blocks.list(),
         "summary": (me.recall.summary(), me.recall.summary_sources()),
@@ -52,7 +52,9 @@ def test_export_then_import_restores_everything(mem: Memory) -> None:
     assert len(exported) == lines
     assert exported[0]["type"] == "pagemem-export"
     assert exported[0]["scope"] == {"tenant": "acme", "user": "priya", "agent": None}
+    assert exported[-1] == {"type": "end", "lines": lines - 1, "sha256": exported[-1]["sha256"]}
     assert {line["type"] for line in exported} == {
+        "end",
         "pagemem-export",
         "note",
         "message",
@@ -105,7 +107,11 @@ def test_import_refuses_a_scope_that_holds_anything(mem: Memory) -> None:
         (lambda d: d[1].__setitem__("text", 5), "line 2: text must be a string"),
         (lambda d: d[1].__setitem__("tags", "pets"), "tags must be a list of strings"),
         (lambda d: d.insert(2, dict(d[1])), "line 3: a1 appears twice"),
-        (lambda d: d.append({"type": "surprise"}), "unknown line type 'surprise'"),
+        (lambda d: d.insert(-1, {"type": "surprise"}), "unknown line type 'surprise'"),
+        (lambda d: d.pop(), "without its end line: it was cut short"),
+        (lambda d: d[-1].__setitem__("lines", 3), "the end line counts 3 lines"),
+        (lambda d: d[1].__setitem__("text", "changed"), "do not match the end line's sha256"),
+        (lambda d: d.append({"type": "note"}), "a line after the end"),
     ],
 )
 def test_bad_files_are_refused_and_nothing_is_written(mem: Memory, edit, message: str) -> None:  # type: ignore[no-untyped-def]
@@ -169,3 +175,13 @@ def test_tool_calls_travel_with_their_message(mem: Memory) -> None:
             line["tool_calls"] = [{"id": 3}]
     with pytest.raises(InvalidInputError, match="each tool call needs string id"):
         mem.scope("acme", "other").restore(bad)
+
+
+def test_an_export_of_version_1_without_an_end_line_still_imports(mem: Memory) -> None:
+    me = mem.scope("acme", "priya")
+    _fill(me)
+    dump = list(me.export())[:-1]
+    dump[0] = {**dump[0], "version": 1}
+    target = mem.scope("acme", "sam")
+    target.restore(dump)
+    assert [r.text for r in _state(target)["notes"]] == [r.text for r in _state(me)["notes"]]  # type: ignore[attr-defined]

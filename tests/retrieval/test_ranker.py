@@ -205,8 +205,8 @@ def test_approximate_vector_search_agrees_with_exact() -> None:
     recalls = []
     for query in data[rng.choice(3000, 50, replace=False)]:
         for centre in (True, False):
-            want, _ = exact.scores(query, centre=centre)
-            got, scored = approx.scores(query, centre=centre)
+            want, _, _ = exact.scores(query, centre=centre)
+            got, scored, _ = approx.scores(query, centre=centre)
             assert not scored[5]
             top_exact = set(np.argsort(-want)[:10])
             top_approx = set(np.argsort(-np.where(scored, got, -np.inf))[:10])
@@ -224,7 +224,7 @@ def test_vector_set_grows_and_centres() -> None:
         angle = doc / 40
         vs.add(doc, np.asarray([np.cos(angle), np.sin(angle)], dtype=np.float32))
     vs.add(45, None)  # a document without a vector never matches
-    scores, scored = vs.scores(np.asarray([1.0, 0.0], dtype=np.float32), centre=False)
+    scores, scored, _ = vs.scores(np.asarray([1.0, 0.0], dtype=np.float32), centre=False)
     assert scored[:40].all()
     assert not scored[40:].any()
     assert int(np.argmax(scores)) == 0

@@ -1,5 +1,6 @@
 """The scoped facade every surface talks to: `Memory(path).scope(tenant, user)`."""
 
+from pagemem.memory.agents import Agents, AgentSettings
 from pagemem.memory.archive import Archive
 from pagemem.memory.blocks import DEFAULT_BLOCK_LIMIT, Blocks
 from pagemem.memory.consolidation import Consolidation
@@ -10,6 +11,8 @@ from pagemem.memory.transfer import Imported
 
 __all__ = [
     "DEFAULT_BLOCK_LIMIT",
+    "AgentSettings",
+    "Agents",
     "Archive",
     "Blocks",
     "Consolidation",

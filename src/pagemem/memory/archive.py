@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -12,7 +11,15 @@ from typing import TYPE_CHECKING, Any
 from pagemem.consolidate import SPARE, TRUST, Decision, arrange
 from pagemem.errors import InvalidInputError, NotFoundError
 from pagemem.memory.batch import insert_batch
-from pagemem.memory.checks import MAX_K, MAX_SOURCE, aware, choices, positive, tags_of
+from pagemem.memory.checks import (
+    MAX_K,
+    MAX_SOURCE,
+    aware,
+    check_metadata,
+    choices,
+    positive,
+    tags_of,
+)
 from pagemem.memory.consolidation import apply_change
 from pagemem.models import KINDS, ORIGINS, Hit, Kind, Origin, Record, check_text
 from pagemem.store.base import NewRecord, RecordFilter
@@ -277,19 +284,13 @@ class Archive:
         (origin_checked,) = choices(origin, ORIGINS, "origin")
         (kind_checked,) = choices(kind, KINDS, "kind")
         verdict = owner.memory.trust.judge(text, origin_checked, learned=owner.memory.learned)
-        meta = dict(metadata or {})
+        meta = check_metadata(metadata)
         if redacted:
             meta["redacted"] = list(redacted)
         if verdict.families or verdict.learned is not None:
             meta["directive"] = {"score": verdict.score, "families": list(verdict.families)}
             if verdict.learned is not None:
                 meta["directive"]["learned"] = verdict.learned
-        try:
-            json.dumps(meta, allow_nan=False)
-        except (TypeError, ValueError) as exc:
-            raise InvalidInputError(f"metadata must be JSON-serialisable: {exc}") from None
-        if _has_nul(meta):  # PostgreSQL cannot hold it; refused on every backend alike
-            raise InvalidInputError("metadata contains a NUL character")
         now = owner.memory.now()
         start = aware(valid_from, "valid_from") or now
         end = aware(valid_to, "valid_to")
@@ -339,7 +340,7 @@ class Archive:
     ) -> list[Hit]:
         """The k best notes for a free-text question, best first: facts true now, or with
         `as_of`, facts that were true then (superseded ones included)."""
-        query = self._owner._text(query, "query", allow_empty=True)
+        query = self._owner._text(query, "query")
         where = self._filter(
             tags=tags, kinds=kinds, origins=origins, source=source, start=start, end=end
         )
@@ -455,13 +456,3 @@ class Archive:
             start=aware(start, "start"),
             end=aware(end, "end"),
         )
-
-
-def _has_nul(value: object) -> bool:
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return any(_has_nul(item) for item in value)
-    return False

@@ -6,8 +6,8 @@ import re
 from typing import TYPE_CHECKING
 
 from pagemem.errors import BlockOverflowError, InvalidInputError, NotFoundError
-from pagemem.memory.checks import positive
-from pagemem.models import Block
+from pagemem.memory.checks import MAX_DESCRIPTION_BYTES, positive
+from pagemem.models import Block, check_text
 
 if TYPE_CHECKING:
     from pagemem.memory.core import ScopedMemory
@@ -58,6 +58,9 @@ class Blocks:
         limit = positive(limit, "limit", 1_000_000)
         if description is None:
             description = existing.description if existing else ""
+        description = check_text(
+            description, "block description", max_bytes=MAX_DESCRIPTION_BYTES, allow_empty=True
+        )
         tokens = self._owner.counter.count(value)
         if tokens > limit:
             raise BlockOverflowError(label, tokens, limit)

@@ -23,6 +23,7 @@ from pagemem.errors import InvalidInputError
 from pagemem.extract import Extractor, RuleExtractor
 from pagemem.guard import TrustPolicy, redact
 from pagemem.guard.learned import LearnedDirectives
+from pagemem.memory.agents import Agents
 from pagemem.memory.archive import Archive
 from pagemem.memory.blocks import Blocks
 from pagemem.memory.checks import positive, utc_now
@@ -90,6 +91,10 @@ class Memory:
 
     def scope(self, tenant: str, user: str, agent: str | None = None) -> ScopedMemory:
         return ScopedMemory(self, Scope(tenant, user, agent))
+
+    def agents(self, tenant: str, user: str) -> Agents:
+        """The named agents of a user (each with its own memory: `scope(tenant, user, name)`)."""
+        return Agents(self, tenant, user)
 
     def scopes(self, *, tenant: str | None = None) -> list[ScopedMemory]:
         """Admin: every scope with stored data (for reindexing, export and retention jobs)."""

@@ -101,7 +101,7 @@ class Recall:
         `order="newest"`: messages that contain a query word, newest first.
         `order="relevance"`: the archive's hybrid ranking over recall, best first.
         """
-        query = self._owner._text(query, "query", allow_empty=True)
+        query = self._owner._text(query, "query")
         where = MessageFilter(
             roles=choices(roles, ROLES, "role"),
             start=aware(start, "start"),
@@ -133,3 +133,15 @@ class Recall:
             self._owner._text(text, "summary", allow_empty=True), "the summary"
         )
         self._store.set_summary(self._owner.scope, text, sources, at=self._owner.memory.now())
+
+    def list(self, *, limit: int = 100, offset: int = 0) -> list[Message]:
+        """Evicted messages in the order they were written (for browsing and review)."""
+        limit = positive(limit, "limit", MAX_K)
+        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+            raise InvalidInputError(f"offset must be a whole number from 0, got {offset!r}")
+        scope = self._owner.scope
+        ids = sorted(
+            self._store.filter_message_ids(scope, MessageFilter()), key=lambda i: int(i[1:])
+        )
+        found = self._store.get_messages(scope, ids[offset : offset + limit])
+        return sorted(found, key=lambda m: int(m.id[1:]))

@@ -6,10 +6,17 @@ Import treats the file as untrusted input: every line is checked, secrets are
 redacted again, notes are judged again by the trust policy (an import can add
 flags or quarantine, never remove them), and it is all-or-nothing.
 Vectors are not exported; they are rebuilt from the text.
+
+The last line is a trailer, `{"type": "end", "lines": N, "sha256": ...}`: how many
+lines came before it and a SHA-256 over them (each line as canonical JSON: sorted
+keys, no spaces, UTF-8, newline-terminated; see `line_digest`). An export cut short
+by a failure has no trailer, and import refuses it, as it refuses one whose lines do
+not add up to the trailer.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -19,7 +26,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pagemem.errors import InvalidInputError
 from pagemem.memory.blocks import LABEL_PATTERN
-from pagemem.memory.checks import MAX_SOURCE, tags_of
+from pagemem.memory.checks import MAX_SOURCE, aware, check_metadata, tags_of
 from pagemem.memory.consolidation import consolidate_scope
 from pagemem.models import (
     CONSOLIDATIONS,
@@ -42,10 +49,10 @@ from pagemem.store.base import MessageFilter, RecordFilter, ScopeDump
 if TYPE_CHECKING:
     from pagemem.memory.core import ScopedMemory
 
-__all__ = ["FORMAT", "Imported", "export_scope", "import_scope"]
+__all__ = ["FORMAT", "Imported", "export_scope", "import_scope", "line_digest"]
 
 FORMAT = "pagemem-export"
-VERSION = 1
+VERSION = 2  # 2: ends with the trailer; files of version 1 have none
 _PAGE = 1000
 _RECORD_ID = re.compile(r"^a[1-9][0-9]{0,17}$")
 _MESSAGE_ID = re.compile(r"^m[1-9][0-9]{0,17}$")
@@ -65,8 +72,24 @@ def _time(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
 
 
+def line_digest(line: Mapping[str, Any]) -> bytes:
+    """The bytes of one export line that the trailer's SHA-256 covers."""
+    canonical = json.dumps(line, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return canonical.encode("utf-8") + b"\n"
+
+
 def export_scope(me: ScopedMemory) -> Iterator[dict[str, Any]]:
-    """Every line of the export, header first; each is a JSON-serialisable dict."""
+    """Every line of the export, header first, trailer last; each a JSON-ready dict."""
+    digest = hashlib.sha256()
+    count = 0
+    for line in _export_lines(me):
+        digest.update(line_digest(line))
+        count += 1
+        yield line
+    yield {"type": "end", "lines": count, "sha256": digest.hexdigest()}
+
+
+def _export_lines(me: ScopedMemory) -> Iterator[dict[str, Any]]:
     store, scope = me.memory.store, me.scope
     summary, sources = store.get_summary(scope)
     yield {
@@ -185,7 +208,10 @@ class _Line:
             raise self.fail(f"{name} {value!r} is not an ISO 8601 time") from None
         if parsed.tzinfo is None:
             raise self.fail(f"{name} {value!r} has no timezone")
-        return parsed
+        try:
+            return aware(parsed, name)
+        except InvalidInputError as exc:
+            raise self.fail(str(exc)) from None
 
     def required_time(self, name: str) -> datetime:
         return cast(datetime, self.time(name))
@@ -242,8 +268,12 @@ def import_scope(
         raise InvalidInputError("the export is empty")
     if header.data.get("type") != FORMAT:
         raise header.fail(f"not a pagemem export (expected type {FORMAT!r} first)")
-    if header.data.get("version") != VERSION:
-        raise header.fail(f"export version {header.data.get('version')!r}; this pagemem reads 1")
+    version = header.data.get("version")
+    if version not in (1, VERSION) or isinstance(version, bool):
+        raise header.fail(f"export version {version!r}; this pagemem reads 1 and {VERSION}")
+    digest = hashlib.sha256(line_digest(header.data))
+    count = 1
+    ended = False
     records: list[Record] = []
     messages: list[Message] = []
     blocks: list[Block] = []
@@ -253,6 +283,14 @@ def import_scope(
     seen: set[str] = set()
     for line in parsed:
         kind = line.data.get("type")
+        if ended:
+            raise line.fail("a line after the end of the export")
+        if kind == "end" and version != 1:
+            _check_end(line, count, digest.hexdigest())
+            ended = True
+            continue
+        digest.update(line_digest(line.data))
+        count += 1
         if kind == "note":
             records.append(_note(me, line))
             key = records[-1].id
@@ -285,6 +323,11 @@ def import_scope(
         if key in seen:
             raise line.fail(f"{key} appears twice")
         seen.add(key)
+    if version != 1 and not ended:
+        raise InvalidInputError(
+            f"the export ends after {count} lines without its end line: it was cut short "
+            "(nothing imported)"
+        )
     dump = ScopeDump(records, messages, blocks, summary[0], summary[1], history, retention)
     me.memory.store.restore(me.scope, dump, actor=actor, at=me.memory.now())
     me.memory.ranker.forget(me.scope)
@@ -303,13 +346,22 @@ def import_scope(
     return Imported(len(records), len(messages), len(blocks), len(history))
 
 
+def _check_end(line: _Line, count: int, sha256: str) -> None:
+    if line.data.get("lines") != count:
+        raise line.fail(
+            f"the end line counts {line.data.get('lines')!r} lines but {count} came before it"
+        )
+    if line.data.get("sha256") != sha256:
+        raise line.fail("the lines do not match the end line's sha256: the file was changed")
+
+
 def _note(me: ScopedMemory, line: _Line) -> Record:
     text, redacted = me._clean(line.text("text"), "a note")
     origin = line.choice("origin", ORIGINS)
-    metadata = line.data.get("metadata", {})
-    if not isinstance(metadata, dict):
-        raise line.fail("metadata must be a JSON object")
-    metadata = dict(metadata)
+    try:
+        metadata = check_metadata(line.data.get("metadata", {}))
+    except InvalidInputError as exc:
+        raise line.fail(str(exc)) from None
     if redacted:
         metadata["redacted"] = sorted({*metadata.get("redacted", []), *redacted})
     verdict = me.memory.trust.judge(text, origin, learned=me.memory.learned)

@@ -27,6 +27,10 @@ class RetrievalConfig:
     context_weight: float = 1.0  # weight of BM25 over (previous, note, next) read as one passage
     recency_half_life_days: float = 0.0  # 0: off; else newer notes weigh more, halving per period
     recency_weight: float = 0.2  # how much of the score recency may take away
+    # a note sharing no word with the query competes only from this plain cosine up
+    # (0: every note does); a query with no evidence in the scope finds nothing
+    min_cosine: float = 0.1
+    alone_cosine: float = 0.12  # the same when no note of the scope has a query word
     ann_threshold: float = 200_000  # live notes in a scope from which HNSW picks candidates
     ann_candidates: float = 1000  # how many HNSW neighbours are scored exactly
     # live items in a scope from which a store that can search itself (PostgreSQL) does,

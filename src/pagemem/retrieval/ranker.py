@@ -417,7 +417,9 @@ class Ranker:
             if self.embedder is not None and len(index.vectors):
                 scale = zscore if self.config.zscore > 0 else min_max
                 query_vector = self.embedder.embed([query], role="query")[0]
-                raw, scored = index.vectors.scores(query_vector, centre=self.config.centre > 0)
+                raw, scored, plain = index.vectors.scores(
+                    query_vector, centre=self.config.centre > 0
+                )
                 scored &= alive
                 weight = self.config.lexical_weight
                 if self.config.rrf > 0:  # reciprocal-rank fusion, for comparison
@@ -427,10 +429,13 @@ class Ranker:
                 else:
                     dense = scale(raw, scored)
                     scores = (weight * scores + (1.0 - weight) * dense) * alive
-                candidates = candidates | scored
+                # a note with no query word competes only when close in meaning; closer
+                # still when no note has a query word (the query may mean nothing here)
+                floor = self.config.min_cosine if candidates.any() else self.config.alone_cosine
+                candidates = candidates | (scored & (plain >= floor))
             if not early:
                 scores = self._with_neighbours(index, scores)
-                candidates = candidates | ((scores > 0) & alive)
+                candidates = candidates | self._beside(index, candidates)
             speaker = self._named_speaker(index, query)
             named: npt.NDArray[np.bool_] | None = None
             if speaker:
@@ -512,6 +517,15 @@ class Ranker:
         shared = np.where(prev >= 0, scores[prev], 0.0) + np.where(nxt >= 0, scores[nxt], 0.0)
         out: FloatArray = (scores + weight * shared) * index.bm25.alive()
         return out
+
+    def _beside(self, index: _ScopeIndex, found: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+        """Live notes next to a found one (they inherit a share of its score)."""
+        if self.config.neighbour_weight <= 0 or len(found) < 2:
+            return np.zeros(len(found), dtype=bool)
+        prev, nxt = self._adjacency(index)
+        beside = np.where(prev >= 0, found[prev], False) | np.where(nxt >= 0, found[nxt], False)
+        alive: npt.NDArray[np.bool_] = beside & index.bm25.alive()
+        return alive
 
     def _named_speaker(self, index: _ScopeIndex, query: str) -> str:
         named = set(index.speaker_names).intersection(words(query))

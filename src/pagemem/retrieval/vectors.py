@@ -41,7 +41,8 @@ class VectorSet:
         self._count = 0
         self._ann: Any = None
         self._ann_size = 0  # rows [0, _ann_size) are in the HNSW index
-        self._norms: tuple[int, FloatArray] | None = None  # (size, |row - mean|) for the mean
+        # (size, |row - mean|, row . mean) for the current mean
+        self._norms: tuple[int, FloatArray, FloatArray] | None = None
 
     def __len__(self) -> int:
         return self._count
@@ -94,13 +95,17 @@ class VectorSet:
             self._ann_size = self._size
         return self._ann
 
-    def scores(self, query: Vectors, *, centre: bool) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
-        """Cosine of each row to `query` and the mask of rows that were scored."""
+    def scores(
+        self, query: Vectors, *, centre: bool
+    ) -> tuple[FloatArray, npt.NDArray[np.bool_], FloatArray]:
+        """Cosine of each row to `query` (centred on the mean row if asked), the mask of
+        rows that were scored, and the plain cosine of each (the same when not centred):
+        how close a row is in absolute terms, whatever the rest of the scope."""
         n = self._size
         out = np.zeros(n)
         scored = np.zeros(n, dtype=bool)
         if not self._count:
-            return out, scored
+            return out, scored, out
         ann = self._ann_index()
         if ann is not None:
             found = ann.search(query, min(self.ann_candidates, len(ann)))
@@ -108,16 +113,22 @@ class VectorSet:
         else:  # every row, in place: no copy of the matrix
             rows = np.arange(n)
         matrix = self._rows[:n] if ann is None else self._rows[rows]
+        plain = out
         if centre:
             mean = (self._sum / self._count).astype(np.float32)
             shifted = query - mean
             norm_q = float(np.linalg.norm(shifted)) or 1.0
-            out[rows] = (matrix @ shifted) / (self._row_norms(mean)[rows] * norm_q)
+            norms, dots = self._row_norms(mean)
+            product = matrix @ shifted
+            out[rows] = product / (norms[rows] * norm_q)
+            plain = np.zeros(n)
+            plain[rows] = product + dots[rows]  # row . query = row . (query - mean) + row . mean
+            plain[~self._live[:n]] = 0.0
         else:
             out[rows] = matrix @ query
         scored[rows] = self._live[rows]
         out[~scored] = 0.0
-        return out, scored
+        return out, scored, plain
 
     def nearest_recent(
         self, queries: Vectors, k: int, *, window: int, mask: npt.NDArray[np.bool_]
@@ -140,13 +151,15 @@ class VectorSet:
             for row in range(len(queries))
         ]
 
-    def _row_norms(self, mean: Vectors) -> FloatArray:
-        """|row - mean| for every row, kept until the next add or remove moves the mean."""
+    def _row_norms(self, mean: Vectors) -> tuple[FloatArray, FloatArray]:
+        """|row - mean| and row . mean for every row, kept until the next add or remove
+        moves the mean."""
         if self._norms is None or self._norms[0] != self._size:
             rows = self._rows[: self._size]
-            squared = 1.0 - 2.0 * (rows @ mean) + float(mean @ mean)
-            self._norms = (self._size, np.sqrt(np.maximum(squared, 1e-12)).astype(np.float64))
-        return self._norms[1]
+            dots = (rows @ mean).astype(np.float64)
+            squared = 1.0 - 2.0 * dots + float(mean @ mean)
+            self._norms = (self._size, np.sqrt(np.maximum(squared, 1e-12)), dots)
+        return self._norms[1], self._norms[2]
 
 
 _CONTROLLER: Any = None

@@ -322,28 +322,24 @@ def create_app(memory: Memory, *, max_body: int = MAX_BODY, llm: LLM | None = No
     @app.post("/v1/users/{user}/agents", status_code=201, response_model=AgentOut)
     def create_agent(user: str, body: AgentIn, tenant: Tenant) -> AgentOut:
         """A named agent of the user: its own memory (scope tenant/user/name) and settings."""
-        scope(tenant, user)  # checks the user part
-        settings: dict[str, Any] = {"system": body.system, "max_tokens": body.max_tokens}
-        memory.store.put_agent(tenant, user, body.name, settings, at=memory.now())
-        return AgentOut(name=body.name, system=body.system, max_tokens=body.max_tokens)
+        made = memory.agents(tenant, user).create(
+            body.name, system=body.system, max_tokens=body.max_tokens
+        )
+        return AgentOut(name=made.name, system=made.system, max_tokens=made.max_tokens)
 
     @app.get("/v1/users/{user}/agents/{name}", response_model=AgentOut)
     def get_agent(user: str, name: str, tenant: Tenant) -> AgentOut:
-        found = memory.store.get_agent(tenant, user, name)
-        if found is None:
-            raise NotFoundError(f"no agent {name!r} for this user")
-        return AgentOut(name=name, **found)
+        found = memory.agents(tenant, user).get(name)
+        return AgentOut(name=found.name, system=found.system, max_tokens=found.max_tokens)
 
     @app.post("/v1/users/{user}/agents/{name}/step", response_model=StepOut)
     def agent_step(user: str, name: str, body: TurnIn, tenant: Tenant) -> Any:
         """One turn of a named agent, in its own memory (needs a model on the server)."""
-        found = memory.store.get_agent(tenant, user, name)
-        if found is None:
-            raise NotFoundError(f"no agent {name!r} for this user")
+        found = memory.agents(tenant, user).get(name)
         if llm is None:
             return _error(501, "not_configured", "this server has no model for the agent")
         me = memory.scope(tenant, user, name)
-        agent = Agent(me, llm, system=found["system"], max_tokens=found["max_tokens"])
+        agent = Agent(me, llm, system=found.system, max_tokens=found.max_tokens)
         return _turn(agent.step(body.text))
 
     @app.delete("/v1/users/{user}/memories/{note_id}", status_code=204)

@@ -403,8 +403,8 @@ class Store(Protocol):
         self, tenant: str, user: str, name: str, settings: dict[str, Any], *, at: datetime
     ) -> None: ...
     def get_agent(self, tenant: str, user: str, name: str) -> dict[str, Any] | None: ...
-    def agents(self) -> list[AgentEntry]:
-        """Admin only: every named agent of every tenant (for moving a memory)."""
+    def agents(self, *, tenant: str | None = None, user: str | None = None) -> list[AgentEntry]:
+        """The named agents of one user, or (admin) of a tenant or of every tenant."""
         ...
 
     def add_api_key(

@@ -124,12 +124,17 @@ class AdminMixin(PostgresBase):
         found: dict[str, Any] | None = row["settings"] if row else None
         return found
 
-    def agents(self) -> list[AgentEntry]:
-        rows = self._read(
-            None,
-            "SELECT tenant_id, user_id, name, settings, created_at FROM agents "
-            'ORDER BY tenant_id COLLATE "C", user_id COLLATE "C", name COLLATE "C"',
-        )
+    def agents(self, *, tenant: str | None = None, user: str | None = None) -> list[AgentEntry]:
+        where = [(column, value) for column, value in (("tenant_id", tenant), ("user_id", user))]
+        chosen = [(column, value) for column, value in where if value is not None]
+        condition = " AND ".join(f"{column} = %s" for column, _ in chosen)
+        with self._tx(tenant if tenant is not None else ANY_TENANT) as conn:
+            rows = conn.execute(
+                "SELECT tenant_id, user_id, name, settings, created_at FROM agents "
+                + (f"WHERE {condition} " if chosen else "")
+                + 'ORDER BY tenant_id COLLATE "C", user_id COLLATE "C", name COLLATE "C"',
+                [value for _, value in chosen],
+            ).fetchall()
         return [
             AgentEntry(r["tenant_id"], r["user_id"], r["name"], r["settings"], r["created_at"])
             for r in rows

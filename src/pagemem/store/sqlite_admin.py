@@ -114,11 +114,15 @@ class AdminMixin(SQLiteBase):
         found: dict[str, Any] | None = json.loads(rows[0][0]) if rows else None
         return found
 
-    def agents(self) -> list[AgentEntry]:
+    def agents(self, *, tenant: str | None = None, user: str | None = None) -> list[AgentEntry]:
+        where = [(column, value) for column, value in (("tenant_id", tenant), ("user_id", user))]
+        chosen = [(column, value) for column, value in where if value is not None]
+        condition = " AND ".join(f"{column} = ?" for column, _ in chosen)
         rows = self._read(
             "SELECT tenant_id, user_id, name, settings, created_at FROM agents "
-            "ORDER BY tenant_id, user_id, name",
-            (),
+            + (f"WHERE {condition} " if chosen else "")
+            + "ORDER BY tenant_id, user_id, name",
+            [value for _, value in chosen],
         )
         return [
             AgentEntry(row[0], row[1], row[2], json.loads(row[3]), datetime.fromisoformat(row[4]))

@@ -12,7 +12,6 @@ from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, To
 from pagemem.store.base import MessageFilter, NewRecord, RecordFilter
 from pagemem.store.common import text_hash as _text_hash
 
-_TS = "%Y-%m-%dT%H:%M:%S.%fZ"
 _SCOPE_SQL = "tenant_id = ? AND user_id = ? AND agent_id = ?"
 _RECORD_COLUMNS = (
     "r.tenant_id, r.user_id, r.agent_id, r.id, r.text, r.kind, r.origin, r.source, "
@@ -28,7 +27,8 @@ _MESSAGE_COLUMNS = (
 def _ts(value: datetime) -> str:
     if value.tzinfo is None:
         raise ValueError("timestamps given to the store must be timezone-aware")
-    return value.astimezone(UTC).strftime(_TS)
+    # fixed width ("0999-...", always microseconds): text order is time order
+    return value.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 def _dt(value: str | None) -> datetime | None:
