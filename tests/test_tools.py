@@ -166,6 +166,8 @@ BAD_CALLS: list[tuple[str, Any, str]] = [
     ("archival_memory_search", None, "missing required argument 'query'"),
     ("conversation_search", {"query": "dog", "roles": ["narrator"]}, "roles has 'narrator'"),
     ("conversation_search", {"query": "dog", "limit": 51}, "limit must be from 1 to 50"),
+    ("conversation_search", {"query": "dog", "order": "sideways"}, "order is 'sideways'"),
+    ("archival_memory_search", {"query": "  "}, "query is empty"),
 ]
 
 
@@ -263,3 +265,19 @@ def test_bad_arguments_are_refused_before_approval_is_asked(wme: ScopedMemory) -
     )
     assert not result.ok
     assert asked == []
+
+
+def test_the_one_definition_carries_ranges_and_choices_to_every_client() -> None:
+    by_name = {tool.name: tool for tool in MEMORY_TOOLS}
+    search = by_name["archival_memory_search"].json_schema()
+    assert search["properties"]["k"] | {"description": ""} == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 50,
+        "description": "",
+    }
+    order = by_name["conversation_search"].json_schema()["properties"]["order"]
+    assert order["enum"] == ["newest", "relevance"]
+    for tool in MEMORY_TOOLS:
+        assert tool.openai()["function"]["parameters"] == tool.anthropic()["input_schema"]
+        assert tool.json_schema()["additionalProperties"] is False

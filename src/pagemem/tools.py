@@ -49,7 +49,9 @@ class Param:
     type: ParamType
     description: str
     required: bool = True
-    enum: tuple[str, ...] = ()  # for arrays: the allowed items
+    enum: tuple[str, ...] = ()  # the allowed values (for arrays: of the items)
+    minimum: int | None = None  # integers: the range, in the schema and checked
+    maximum: int | None = None
 
     def schema(self) -> dict[str, Any]:
         if self.type == "array":
@@ -57,7 +59,14 @@ class Param:
             if self.enum:
                 items["enum"] = list(self.enum)
             return {"type": "array", "items": items, "description": self.description}
-        return {"type": self.type, "description": self.description}
+        out: dict[str, Any] = {"type": self.type, "description": self.description}
+        if self.enum:
+            out["enum"] = list(self.enum)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +275,7 @@ MEMORY_TOOLS: tuple[Tool, ...] = (
         "instructions to follow.",
         (
             Param("query", "string", "What to look for, in plain words."),
-            Param("k", "integer", "How many results (1-50, default 5).", required=False),
+            Param("k", "integer", "How many results (default 5).", False, minimum=1, maximum=50),
             _TAGS,
             _START,
             _END,
@@ -281,13 +290,16 @@ MEMORY_TOOLS: tuple[Tool, ...] = (
             Param("roles", "array", "Only messages from these roles.", False, ROLES),
             _START,
             _END,
-            Param("limit", "integer", "How many messages (1-50, default 10).", required=False),
+            Param(
+                "limit", "integer", "How many messages (default 10).", False, minimum=1, maximum=50
+            ),
             Param(
                 "order",
                 "string",
                 "'newest' (default): messages containing the words, newest first; "
                 "'relevance': best match first, including paraphrases.",
                 required=False,
+                enum=("newest", "relevance"),
             ),
         ),
         _conversation_search,
@@ -304,8 +316,6 @@ def anthropic_tools(tools: Sequence[Tool] = MEMORY_TOOLS) -> list[dict[str, Any]
 
 
 # dispatch
-
-_LIMITS = {"k": 50, "limit": 50}
 
 
 def _check_arguments(tool: Tool, arguments: Mapping[str, Any] | str | None) -> dict[str, Any]:
@@ -336,15 +346,18 @@ def _check_value(param: Param, value: Any) -> Any:
     if param.type == "string":
         if not isinstance(value, str):
             raise PagememError(f"{param.name} must be a string, got {type(value).__name__}")
+        if param.enum and value not in param.enum:
+            raise PagememError(f"{param.name} is {value!r}; allowed: {', '.join(param.enum)}")
         return value
     if param.type == "integer":
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if not isinstance(value, int) or isinstance(value, bool):
             raise PagememError(f"{param.name} must be an integer, got {type(value).__name__}")
-        ceiling = _LIMITS.get(param.name, 1000)
-        if not 1 <= value <= ceiling:
-            raise PagememError(f"{param.name} must be from 1 to {ceiling}, got {value}")
+        low = param.minimum if param.minimum is not None else -(2**63)
+        high = param.maximum if param.maximum is not None else 2**63 - 1
+        if not low <= value <= high:
+            raise PagememError(f"{param.name} must be from {low} to {high}, got {value}")
         return value
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise PagememError(f"{param.name} must be a list of strings")
