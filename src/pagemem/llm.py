@@ -89,13 +89,17 @@ class OpenAIChat:
     ) -> None:
         self.model = _setting(model, "PAGEMEM_LLM_MODEL") or ""
         if not self.model:
-            raise InvalidInputError("no model: pass model= or set PAGEMEM_LLM_MODEL")
+            raise InvalidInputError(
+                "no model: give one (--model on the command line, model= in Python) or set "
+                "PAGEMEM_LLM_MODEL"
+            )
         base_url = _setting(base_url, "PAGEMEM_LLM_BASE_URL")
         # Local servers take any key; the SDK insists on one.
         key = _setting(api_key, "OPENAI_API_KEY") or ("unused" if base_url else None)
         if key is None:
             raise InvalidInputError(
-                "no API key: pass api_key=, set OPENAI_API_KEY, or point base_url at a local server"
+                "no API key: set OPENAI_API_KEY (api_key= in Python), or point --base-url "
+                "(base_url= in Python) at a local server"
             )
         self.json = json
         self.temperature = temperature
@@ -155,13 +159,16 @@ class AnthropicChat:
     ) -> None:
         self.model = _setting(model, "PAGEMEM_LLM_MODEL") or ""
         if not self.model:
-            raise InvalidInputError("no model: pass model= or set PAGEMEM_LLM_MODEL")
+            raise InvalidInputError(
+                "no model: give one (--model on the command line, model= in Python) or set "
+                "PAGEMEM_LLM_MODEL"
+            )
         base_url = _setting(base_url, "PAGEMEM_LLM_BASE_URL")
         key = _setting(api_key, "ANTHROPIC_API_KEY") or ("unused" if base_url else None)
         if key is None:
             raise InvalidInputError(
-                "no API key: pass api_key=, set ANTHROPIC_API_KEY, or point base_url at a "
-                "local server"
+                "no API key: set ANTHROPIC_API_KEY (api_key= in Python), or point --base-url "
+                "(base_url= in Python) at a local server"
             )
         self.max_tokens = max_tokens
         self._client = anthropic.Anthropic(

@@ -127,6 +127,18 @@ class Message:
 
 
 @dataclass(frozen=True, slots=True)
+class ApiKeyInfo:
+    """A REST API key as an admin sees it: a short id (never the key), its tenant, label
+    and state. The id is enough to revoke it."""
+
+    id: str
+    tenant: str
+    label: str
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Block:
     """A core memory block: always in the prompt, capped at `limit` tokens."""
 

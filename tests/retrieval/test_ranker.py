@@ -301,7 +301,7 @@ def test_conversation_search_tool_takes_an_order(tmp_path: Path) -> None:
         assert "aisle" in result.text.splitlines()[1]
         bad = dispatch(me, "conversation_search", {"query": "x", "order": "sideways"})
         assert not bad.ok
-        assert "order must be 'newest' or 'relevance'" in bad.text
+        assert "order is 'sideways'; allowed: newest, relevance" in bad.text
 
 
 def test_unknown_embedder_name_is_refused() -> None:

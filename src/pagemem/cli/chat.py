@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from pagemem.cli.model import make_llm, model_options
 from pagemem.cli.target import db_option
 from pagemem.errors import PagememError
 
@@ -16,15 +17,7 @@ __all__ = ["chat"]
 @db_option(default=Path("memory.db"))
 @click.option("--tenant", default="local", show_default=True, help="The scope's tenant.")
 @click.option("--user", default="me", show_default=True, help="The scope's user.")
-@click.option(
-    "--provider",
-    type=click.Choice(["openai", "anthropic"]),
-    default="openai",
-    show_default=True,
-    help="openai: any OpenAI-compatible endpoint; anthropic: the Messages API.",
-)
-@click.option("--model", default=None, help="The model (default: $PAGEMEM_LLM_MODEL).")
-@click.option("--base-url", default=None, help="The endpoint (default: $PAGEMEM_LLM_BASE_URL).")
+@model_options(what="to chat with")
 @click.option(
     "--max-tokens", default=8000, show_default=True, help="The paged window's token budget."
 )
@@ -45,15 +38,10 @@ def chat(
     """
     from pagemem.agent import Agent
     from pagemem.context import DEFAULT_SYSTEM
-    from pagemem.llm import AnthropicChat, OpenAIChat
     from pagemem.memory import Memory
 
     try:
-        client = (
-            OpenAIChat(model, base_url=base_url)
-            if provider == "openai"
-            else AnthropicChat(model, base_url=base_url)
-        )
+        client = make_llm(provider, model, base_url)
         with Memory(db) as memory:
             agent = Agent(
                 memory.scope(tenant, user),

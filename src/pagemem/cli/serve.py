@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from pagemem.cli.model import make_llm, model_configured, model_options
 from pagemem.cli.target import db_option
 from pagemem.errors import PagememError
 
@@ -18,34 +19,56 @@ _DB = db_option(default=Path("memory.db"))
 @_DB
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8080, show_default=True, help="Port to listen on.")
-def serve(db: Path | str, host: str, port: int) -> None:
+@model_options(what="for the agent endpoints; without one they answer 501")
+def serve(
+    db: Path | str, host: str, port: int, provider: str, model: str | None, base_url: str | None
+) -> None:
     """Serve the REST API (OpenAPI document at /openapi.json, docs at /docs)."""
     import uvicorn
 
     from pagemem.memory import Memory
     from pagemem.server.rest import create_app
 
+    try:
+        llm = make_llm(provider, model, base_url) if model_configured(model) else None
+    except PagememError as exc:
+        raise click.ClickException(str(exc)) from None
     with Memory(db) as memory:
-        uvicorn.run(create_app(memory), host=host, port=port, log_level="info")
+        uvicorn.run(create_app(memory, llm=llm), host=host, port=port, log_level="info")
 
 
 @click.command()
 @_DB
-@click.option("--tenant", required=True, help="The tenant the key opens.")
+@click.option("--tenant", default=None, help="The tenant the key opens (to issue; filters --list).")
 @click.option("--label", default="", help="A note to remember the key by.")
-@click.option("--revoke", "revoke_key", default=None, help="Revoke this key instead.")
-def key(db: Path | str, tenant: str, label: str, revoke_key: str | None) -> None:
-    """Issue an API key for a tenant (shown once; only its hash is stored), or revoke one."""
+@click.option("--list", "listing", is_flag=True, help="List the keys by id (never the keys).")
+@click.option(
+    "--revoke", "revoke_key", default=None, help="Revoke this key, given in full or by its id."
+)
+def key(
+    db: Path | str, tenant: str | None, label: str, listing: bool, revoke_key: str | None
+) -> None:
+    """Issue an API key for a tenant (shown once; only its hash is stored), list the keys
+    by their short ids, or revoke one."""
     from pagemem.memory import Memory
 
     try:
         with Memory(db, embedder=None) as memory:
+            if listing:
+                for k in memory.api_keys(tenant=tenant):
+                    state = f"revoked {k.revoked_at:%Y-%m-%d}" if k.revoked_at else "live"
+                    created = f"{k.created_at:%Y-%m-%d}"
+                    click.echo(f"{k.id}  {k.tenant}  {created}  {state}  {k.label}")
+                return
             if revoke_key is not None:
-                if memory.tenant_for_api_key(revoke_key) != tenant:
+                owner = memory.tenant_for_api_key(revoke_key)
+                if tenant is not None and revoke_key.startswith("pm_") and owner != tenant:
                     raise click.ClickException(f"no live key of tenant {tenant!r} matches")
                 memory.revoke_api_key(revoke_key)
                 click.echo("revoked")
                 return
+            if tenant is None:
+                raise click.UsageError("give --tenant to issue a key (or --list, --revoke)")
             click.echo(memory.issue_api_key(tenant, label=label))
     except PagememError as exc:
         raise click.ClickException(str(exc)) from None

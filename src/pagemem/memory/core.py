@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from pagemem.consolidate import Consolidator
-from pagemem.errors import InvalidInputError
+from pagemem.errors import InvalidInputError, NotFoundError
 from pagemem.extract import Extractor, RuleExtractor
 from pagemem.guard import TrustPolicy, redact
 from pagemem.guard.learned import LearnedDirectives
@@ -31,7 +31,7 @@ from pagemem.memory.consolidation import Consolidation, consolidate_scope
 from pagemem.memory.recall import Recall
 from pagemem.memory.retention import Expired, Retention
 from pagemem.memory.transfer import Imported, export_scope, import_scope
-from pagemem.models import HistoryEntry, Message, Record, Scope, check_text
+from pagemem.models import ApiKeyInfo, HistoryEntry, Message, Record, Scope, check_text
 from pagemem.retrieval.embed import Embedder, OnnxEmbedder
 from pagemem.retrieval.ranker import Ranker, RetrievalConfig
 from pagemem.store import open_store
@@ -47,6 +47,16 @@ Clock = Callable[[], datetime]
 
 def _hash_key(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+_KEY_ID = "k"  # + the first 10 hex digits of the key's hash
+
+
+def _shown(key: object) -> str:
+    """A key named in an error without repeating a secret."""
+    if isinstance(key, str) and key.startswith("pm_"):
+        return "that key"
+    return repr(key)[:40]
 
 
 class Memory:
@@ -140,8 +150,29 @@ class Memory:
             return None
         return self.store.tenant_for_key(_hash_key(key))
 
+    def api_keys(self, *, tenant: str | None = None) -> list[ApiKeyInfo]:
+        """Every key (revoked ones too), oldest first, by its short id: never the key."""
+        return [
+            ApiKeyInfo(_KEY_ID + k.key_hash[:10], k.tenant, k.label, k.created_at, k.revoked_at)
+            for k in self.store.api_keys()
+            if tenant is None or k.tenant == tenant
+        ]
+
     def revoke_api_key(self, key: str) -> bool:
-        return self.store.revoke_api_key(_hash_key(key), at=self.now())
+        """Revoke a key given in full ("pm_...") or by its short id ("k3f9a2b1c0d");
+        raises NotFoundError when no live key matches."""
+        if isinstance(key, str) and key.startswith("pm_"):
+            key_hash = _hash_key(key)
+        else:
+            found = [
+                k.key_hash
+                for k in self.store.api_keys()
+                if isinstance(key, str) and _KEY_ID + k.key_hash[:10] == key
+            ]
+            key_hash = found[0] if len(found) == 1 else ""
+        if not key_hash or not self.store.revoke_api_key(key_hash, at=self.now()):
+            raise NotFoundError(f"no live key matches {_shown(key)}")
+        return True
 
     def now(self) -> datetime:
         return self.clock()

@@ -5,21 +5,24 @@ Every request carries `Authorization: Bearer <key>`; the key maps to one tenant
 are path parameters. The tenant comes from the key and only from it, so a valid
 key of one tenant reaches another tenant's data by no path: the same user id
 under another key is another scope, and its records are not found (404).
-Errors have a machine-readable body: `{"error": {"type": ..., "message": ...}}`.
-The OpenAPI document at `/openapi.json` is the contract.
+Every error, whatever produced it (a route, validation, an unknown path, a failure), has
+one machine-readable body: `{"error": {"type": ..., "message": ...}}`. Request bodies
+are typed strictly: a string is not a number, a number is not a boolean. The OpenAPI
+document at `/openapi.json` is the contract.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field, StrictBool, StrictInt, StrictStr
+from starlette.exceptions import HTTPException
 
 from pagemem.agent import Agent, Step
 from pagemem.context import DEFAULT_SYSTEM, Context
@@ -27,6 +30,7 @@ from pagemem.errors import InvalidInputError, NotFoundError, PagememError
 from pagemem.llm import LLM
 from pagemem.memory import Memory, ScopedMemory
 from pagemem.models import Hit, Record
+from pagemem.server.asgi import RequestGuard
 
 __all__ = ["UnauthorizedError", "create_app"]
 
@@ -42,15 +46,25 @@ class ErrorResponse(BaseModel):
     error: ErrorBody
 
 
+def _iso_time(value: object) -> object:
+    """Times come as ISO 8601 strings (a bare number would be read as Unix seconds)."""
+    if not isinstance(value, str | datetime):
+        raise ValueError("must be an ISO 8601 time string")
+    return value
+
+
+IsoTime = Annotated[datetime, BeforeValidator(_iso_time)]
+
+
 class NoteIn(BaseModel):
-    text: str = Field(min_length=1)
-    source: str = ""
+    text: StrictStr = Field(min_length=1)
+    source: StrictStr = ""
     origin: Literal["user", "agent", "tool", "web", "system"] = "agent"
     kind: Literal["semantic", "episodic", "procedural"] = "semantic"
-    tags: list[str] = []
+    tags: list[StrictStr] = []
     metadata: dict[str, Any] = {}
-    key: str | None = None
-    valid_from: datetime | None = None
+    key: StrictStr | None = None
+    valid_from: IsoTime | None = None
 
 
 class NoteOut(BaseModel):
@@ -85,13 +99,13 @@ class Created(BaseModel):
 
 
 class NoteUpdate(BaseModel):
-    text: str = Field(min_length=1)
+    text: StrictStr = Field(min_length=1)
 
 
 class AgentIn(BaseModel):
-    name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-    system: str = DEFAULT_SYSTEM
-    max_tokens: int = Field(8000, ge=256, le=2_000_000)
+    name: StrictStr = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    system: StrictStr = DEFAULT_SYSTEM
+    max_tokens: StrictInt = Field(8000, ge=256, le=2_000_000)
 
 
 class AgentOut(BaseModel):
@@ -101,12 +115,12 @@ class AgentOut(BaseModel):
 
 
 class TurnIn(BaseModel):
-    text: str = Field(min_length=1)
+    text: StrictStr = Field(min_length=1)
 
 
 class StepIn(BaseModel):
-    text: str = Field(min_length=1)
-    max_tokens: int = Field(8000, ge=256, le=2_000_000)
+    text: StrictStr = Field(min_length=1)
+    max_tokens: StrictInt = Field(8000, ge=256, le=2_000_000)
 
 
 class StepOut(BaseModel):
@@ -116,11 +130,11 @@ class StepOut(BaseModel):
 
 
 class SearchIn(BaseModel):
-    query: str
-    k: int = Field(5, ge=1, le=100)
-    tags: list[str] | None = None
+    query: StrictStr
+    k: StrictInt = Field(5, ge=1, le=100)
+    tags: list[StrictStr] | None = None
     origins: list[Literal["user", "agent", "tool", "web", "system"]] | None = None
-    as_of: datetime | None = None
+    as_of: IsoTime | None = None
 
 
 class HitOut(BaseModel):
@@ -130,9 +144,9 @@ class HitOut(BaseModel):
 
 
 class BlockIn(BaseModel):
-    value: str
-    limit: int | None = Field(None, ge=1, le=1_000_000)
-    description: str | None = None
+    value: StrictStr
+    limit: StrictInt | None = Field(None, ge=1, le=1_000_000)
+    description: StrictStr | None = None
 
 
 class BlockOut(BaseModel):
@@ -144,8 +158,8 @@ class BlockOut(BaseModel):
 
 
 class RecallIn(BaseModel):
-    query: str
-    limit: int = Field(10, ge=1, le=100)
+    query: StrictStr
+    limit: StrictInt = Field(10, ge=1, le=100)
     order: Literal["newest", "relevance"] = "newest"
 
 
@@ -157,14 +171,14 @@ class MessageOut(BaseModel):
 
 
 class ContextIn(BaseModel):
-    max_tokens: int = Field(ge=64, le=2_000_000)
+    max_tokens: StrictInt = Field(ge=64, le=2_000_000)
     format: Literal["openai", "anthropic"] = "openai"
-    system: str = DEFAULT_SYSTEM
+    system: StrictStr = DEFAULT_SYSTEM
 
 
 class ForgetIn(BaseModel):
-    phrase: str = Field(min_length=1)
-    confirm: bool = False
+    phrase: StrictStr = Field(min_length=1)
+    confirm: StrictBool = False
 
 
 class ForgetOut(BaseModel):
@@ -220,12 +234,19 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorResponse, "description": "Missing or unknown API key"},
     404: {"model": ErrorResponse, "description": "Not found in this tenant"},
     413: {"model": ErrorResponse, "description": "Body too large"},
+    500: {"model": ErrorResponse, "description": "The server failed on this request"},
 }
+
+# what an HTTP error status is called in the error body
+_KINDS = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 
 
 def _tenant(request: Request, authorization: Annotated[str | None, Header()] = None) -> str:
     """The tenant of the request's API key; the only source of a request's tenant."""
-    key = (authorization or "").removeprefix("Bearer ").strip()
+    scheme, _, key = (authorization or "").strip().partition(" ")
+    if scheme.lower() != "bearer":
+        raise UnauthorizedError
+    key = key.strip()
     memory: Memory = request.app.state.memory
     found = memory.tenant_for_api_key(key) if key else None
     if found is None:
@@ -241,14 +262,15 @@ def create_app(memory: Memory, *, max_body: int = MAX_BODY, llm: LLM | None = No
     app = FastAPI(title="pagemem", version="1", responses=_ERRORS)
     app.state.memory = memory
 
-    @app.middleware("http")
-    async def limit_body(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > max_body):
-            return _error(413, "too_large", f"request bodies are limited to {max_body} bytes")
-        return await call_next(request)
+    app.add_middleware(RequestGuard, max_body=max_body)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        kind = _KINDS.get(exc.status_code, "invalid_request" if exc.status_code == 400 else "http")
+        detail = exc.detail if isinstance(exc.detail, str) else "request refused"
+        if detail == "There was an error parsing the body":
+            detail = "the body is not a JSON document pagemem can read (UTF-8, nested < 1000)"
+        return _error(exc.status_code, kind, detail)
 
     @app.exception_handler(NotFoundError)
     async def not_found(request: Request, exc: NotFoundError) -> JSONResponse:
