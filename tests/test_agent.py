@@ -25,7 +25,15 @@ def last_tool_result(request: Any) -> str:
     return next(m["content"] for m in reversed(request) if m["role"] == "tool")
 
 
+def _tool_words() -> int:
+    from pagemem import MEMORY_TOOLS, openai_tools
+    from pagemem.tokens import get_counter
+
+    return get_counter("words").count(json.dumps(openai_tools(MEMORY_TOOLS)))
+
+
 def test_a_fact_saved_in_one_session_is_found_in_the_next(tmp_path: Path) -> None:
+    window = 45 + _tool_words()  # the tools take their share of every window
     path = tmp_path / "m.db"
     with Memory(path, embedder=None, tokenizer="words") as memory:
         me = memory.scope("acme", "priya")
@@ -36,7 +44,7 @@ def test_a_fact_saved_in_one_session_is_found_in_the_next(tmp_path: Path) -> Non
                 *["Noted."] * 6,
             ]
         )
-        agent = Agent(me, first, max_tokens=40, system="You help.")
+        agent = Agent(me, first, max_tokens=window, system="You help.")
         assert agent.step("My dog is called Miso, remember that.").text == "Saved."
         for n in range(6):  # small talk pushes the first turns out of the window
             agent.step(f"filler message number {n} about the weather and trains")
@@ -51,7 +59,7 @@ def test_a_fact_saved_in_one_session_is_found_in_the_next(tmp_path: Path) -> Non
             return Completion(f"From memory: {found.splitlines()[1]}")
 
         second = ScriptedLLM([call("archival_memory_search", {"query": "dog name"}), answer])
-        agent = Agent(me, second, max_tokens=40, system="You help.")
+        agent = Agent(me, second, max_tokens=window, system="You help.")
         step = agent.step("What is my dog called?")
         assert "Priya's dog is named Miso" in step.text
         assert [name for name, _ in step.tool_results] == ["archival_memory_search"]
@@ -165,3 +173,38 @@ def test_chat_command_against_a_local_endpoint(endpoint: Endpoint, tmp_path: Pat
     assert "main context:" in out.output
     with Memory(tmp_path / "m.db", embedder=None) as memory:
         assert len(memory.scope("local", "me").recall.in_context()) == 4
+
+
+@pytest.mark.parametrize("failure", ["model error", "step limit"])
+def test_a_failed_turn_is_taken_back_and_the_next_one_works(tmp_path: Path, failure: str) -> None:
+    from pagemem.errors import LLMError
+
+    def broken(request: Any, tools: Any) -> Completion:
+        raise LLMError("endpoint down")
+
+    looping = [call("archival_memory_search", {"query": "x"}, f"c{i}") for i in range(3)]
+    replies: list[Any] = ["First answer."]
+    replies += [broken] if failure == "model error" else looping
+    replies += ["Second answer."]
+    with Memory(tmp_path / "m.db", embedder=None) as memory:
+        me = memory.scope("acme", "priya")
+        agent = Agent(me, ScriptedLLM(replies), max_tokens=4000, max_steps=3)
+        agent.step("hello")
+        before = [(m.role, m.content) for m in me.recall.in_context()]
+        with pytest.raises((LLMError, AgentError)):
+            agent.step("this turn fails")
+        assert [(m.role, m.content) for m in me.recall.in_context()] == before
+        assert [(m.role, m.content) for m in agent.context.messages] == before
+        assert all("this turn fails" not in m.content for m in me.recall.list())
+        assert agent.step("again").text == "Second answer."
+    with Memory(tmp_path / "m.db", embedder=None) as memory:  # and after a restart
+        contents = [m.content for m in memory.scope("acme", "priya").recall.in_context()]
+        assert contents == ["hello", "First answer.", "again", "Second answer."]
+
+
+def test_the_agent_counts_its_tools_in_the_window(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder=None) as memory:
+        agent = Agent(memory.scope("acme", "priya"), ScriptedLLM(["ok"]), max_tokens=4000)
+        assert agent.context.usage().tools > 500
+        with pytest.raises(Exception, match="tool definitions"):
+            Agent(memory.scope("acme", "sam"), ScriptedLLM(["ok"]), max_tokens=300)

@@ -167,3 +167,46 @@ def test_eval_locomo_keeps_its_memory_in_a_database_once(tmp_path: Path, db_targ
     assert "already holds tenant 'locomo'" in again.output
     with Memory(db_target, embedder=None) as memory:
         assert memory.scope("locomo", "conv-47").archive.count() == 3
+
+
+def test_blocks_are_created_and_listed_from_the_command_line(tmp_path: object) -> None:
+    from pathlib import Path
+
+    db = str(Path(str(tmp_path)) / "b.db")
+    made = CliRunner().invoke(
+        cli, ["blocks", "set", "--db", db, "project", "Ships on Friday", "--limit", "50"]
+    )
+    assert made.exit_code == 0, made.output
+    listed = CliRunner().invoke(cli, ["blocks", "list", "--db", db])
+    assert "project (" in listed.output
+    assert "/50 tokens)" in listed.output
+    assert "  Ships on Friday" in listed.output
+    over = CliRunner().invoke(cli, ["blocks", "set", "--db", db, "project", "word " * 80])
+    assert over.exit_code != 0
+    assert "50" in over.output
+    again = CliRunner().invoke(cli, ["blocks", "list", "--db", db])
+    assert "  Ships on Friday" in again.output  # unchanged
+
+
+def test_chat_survives_a_model_error_and_does_not_keep_the_turn(
+    tmp_path: object, endpoint: object
+) -> None:
+    from pathlib import Path
+
+    from pagemem import Memory
+
+    db = str(Path(str(tmp_path)) / "c.db")
+    # the SDK retries twice: three failures make one failed turn
+    endpoint.replies += [(500, "overloaded")] * 3 + [(200, "Hello again.")]  # type: ignore[attr-defined]
+    url = endpoint.url  # type: ignore[attr-defined]
+    result = CliRunner().invoke(
+        cli,
+        ["chat", "--db", db, "--model", "m", "--base-url", url],
+        input="first try\nsecond try\n\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "that turn was not kept" in result.output
+    assert "assistant> Hello again." in result.output
+    with Memory(db, embedder=None) as memory:
+        kept = [m.content for m in memory.scope("local", "me").recall.in_context()]
+    assert kept == ["second try", "Hello again."]

@@ -13,6 +13,7 @@ def wme(words_memory: Memory) -> ScopedMemory:
 
 def _window(me: ScopedMemory, max_tokens: int, **kwargs: object) -> Context:
     kwargs.setdefault("summary_tokens", 0)
+    kwargs.setdefault("default_blocks", False)  # the arithmetic below counts every word
     return Context(me, max_tokens=max_tokens, system="You are helpful.", **kwargs)  # type: ignore[arg-type]
 
 
@@ -92,12 +93,12 @@ def test_summary_folds_evicted_text_within_its_cap(wme: ScopedMemory) -> None:
     }
 
 
-def test_summary_is_on_by_default_with_a_tenth_of_the_window(wme: ScopedMemory) -> None:
-    ctx = Context(wme, max_tokens=60, system="You are helpful.")
-    assert ctx.summary_tokens == 6
+def test_summary_is_on_by_default_with_a_tenth_of_the_free_window(wme: ScopedMemory) -> None:
+    ctx = Context(wme, max_tokens=60, system="You are helpful.", default_blocks=False)
+    assert ctx.summary_tokens == (60 - 3) // 10  # what the system prompt leaves
     for text in ("I live in Seattle", "My dog is Miso", *(f"filler number {i}" for i in range(30))):
         ctx.append("user", text)
-    assert 0 < wme.counter.count(ctx.summary) <= 6
+    assert 0 < wme.counter.count(ctx.summary) <= 5
     assert ctx.usage().total <= 60
 
 
@@ -258,3 +259,60 @@ def test_tool_calls_are_checked_and_survive_a_restart(tmp_path: object) -> None:
     with Memory(path, tokenizer="words") as mem:
         (message,) = mem.scope("acme", "priya").recall.in_context()
         assert message.tool_calls == (call,)
+
+
+def test_tool_definitions_are_a_section_of_the_window(me: ScopedMemory) -> None:
+    import json
+
+    from pagemem import MEMORY_TOOLS, openai_tools
+
+    ctx = Context(me, max_tokens=4000, tools=MEMORY_TOOLS)
+    usage = ctx.usage()
+    assert usage.tools == me.counter.count(json.dumps(openai_tools(MEMORY_TOOLS))) > 500
+    assert usage.total == usage.system + usage.tools + usage.core + usage.summary + usage.messages
+    assert "T" in usage.bar()
+    assert f"({usage.tools} of them tool definitions)" in usage.line()
+    # they count against the budget: a window that fits without them evicts with them
+    other = me.memory.scope("acme", "sam")
+    bare = Context(other, max_tokens=usage.total + 30)
+    for text in ("word " * 40, "word " * 40):
+        assert bare.append("user", text) == []
+    tooled = Context(me, max_tokens=usage.total + 30, tools=MEMORY_TOOLS)
+    assert tooled.append("user", "word " * 40) == []
+    assert tooled.append("user", "word " * 40)  # the previous turn is paged out
+
+
+def test_a_budget_the_fixed_parts_fill_is_refused_with_the_numbers(me: ScopedMemory) -> None:
+    from pagemem import MEMORY_TOOLS
+
+    with pytest.raises(InvalidInputError, match=r"--max-tokens.*tool definitions \d+"):
+        Context(me, max_tokens=400, tools=MEMORY_TOOLS)
+    with pytest.raises(InvalidInputError, match="system prompt"):
+        Context(me, max_tokens=10, system="word " * 50)
+    assert me.recall.in_context() == []
+
+
+def test_a_new_scope_starts_with_persona_and_human_blocks(me: ScopedMemory) -> None:
+    from pagemem import dispatch
+    from pagemem.context import DEFAULT_BLOCKS
+
+    Context(me, max_tokens=2000)
+    blocks = {b.label: b for b in me.blocks.list()}
+    assert set(blocks) == set(DEFAULT_BLOCKS) == {"persona", "human"}
+    assert all(b.limit > 0 and b.description for b in blocks.values())
+    assert dispatch(me, "core_memory_append", {"label": "human", "content": "Name: Priya"}).ok
+    me.blocks.delete("persona")
+    Context(me, max_tokens=2000)  # a scope with core memory is left as it is
+    assert [b.label for b in me.blocks.list()] == ["human"]
+
+
+def test_the_usage_bar_is_documented() -> None:
+    from pathlib import Path
+
+    from pagemem.context import Usage
+
+    doc = Usage.bar.__doc__ or ""
+    for letter, section in (("S", "system"), ("T", "tool"), ("K", "core"), ("U", "summary")):
+        assert f"{letter} {section}" in doc
+    budget = (Path(__file__).parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert "`T` tool definitions" in budget

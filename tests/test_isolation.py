@@ -47,7 +47,10 @@ def test_nothing_crosses_scopes(
         other.blocks.get("human")
     assert other.history() == []
     assert (
-        Context(other, max_tokens=60, system="You help.", summary_tokens=20).text() == "You help."
+        Context(
+            other, max_tokens=60, system="You help.", summary_tokens=20, default_blocks=False
+        ).text()
+        == "You help."
     )
     assert (
         "no archival memories" in dispatch(other, "archival_memory_search", {"query": "Miso"}).text

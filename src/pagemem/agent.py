@@ -5,7 +5,10 @@ oldest turns to recall as needed), compiles the window for the model's API, and
 calls the model. Tool calls are run with `dispatch` (memory tools, and the
 user's own tools made with `tool(...)`) and their results spliced back in after
 each call; the loop ends when the model answers without calling a tool, or with
-`AgentError` after `max_steps` model calls. A side-effecting tool runs only if
+`AgentError` after `max_steps` model calls. A turn that fails (the model's error,
+or the step limit) is taken back: its messages leave the window and the store, so
+the next turn starts where the last good one ended (what its tools wrote to memory
+stays). A side-effecting tool runs only if
 the `approve` callback agrees, and it is shown which untrusted notes the model
 read this turn. Token usage of every call is recorded in `calls`, so the
 plateau of a paged prompt is visible.
@@ -25,6 +28,7 @@ from pagemem.context import DEFAULT_SYSTEM, Context
 from pagemem.errors import PagememError
 from pagemem.llm import LLM, TokenUsage
 from pagemem.memory import ScopedMemory
+from pagemem.models import Role
 from pagemem.tools import MEMORY_TOOLS, Approver, CallContext, Param, Tool, ToolResult, dispatch
 
 __all__ = ["Agent", "AgentError", "Step", "tool"]
@@ -106,19 +110,32 @@ class Agent:
             raise PagememError("max_steps must be at least 1")
         self.memory = memory
         self.llm = llm
-        self.context = (
-            Context.from_budget(memory, budget, system=system)
-            if budget is not None
-            else Context(memory, max_tokens=max_tokens, system=system)
-        )
         self.tools: tuple[Tool, ...] = (*MEMORY_TOOLS, *tools)
+        self.context = (
+            Context.from_budget(memory, budget, system=system, tools=self.tools)
+            if budget is not None
+            else Context(memory, max_tokens=max_tokens, system=system, tools=self.tools)
+        )
         self.approve = approve
         self.max_steps = max_steps
         self.calls: list[TokenUsage] = []  # every model call of this agent, in order
 
     def step(self, text: str) -> Step:
-        """Run one user turn to the model's answer."""
-        self.context.append("user", text)
+        """Run one user turn to the model's answer; on failure the turn is taken back
+        and the error raised."""
+        written: list[str] = []
+        try:
+            return self._turn(text, written)
+        except Exception:
+            self.context.retract(written)
+            raise
+
+    def _append(self, written: list[str], role: Role, content: str, **kwargs: Any) -> None:
+        self.context.append(role, content, **kwargs)
+        written.append(self.context.messages[-1].id)  # the newest is never evicted
+
+    def _turn(self, text: str, written: list[str]) -> Step:
+        self._append(written, "user", text)
         result = Step("")
         untrusted: list[str] = []
         for number in range(1, self.max_steps + 1):
@@ -127,10 +144,10 @@ class Agent:
             self.calls.append(completion.usage)
             result.usage.append(completion.usage)
             if not completion.tool_calls:
-                self.context.append("assistant", completion.text)
+                self._append(written, "assistant", completion.text)
                 result.text = completion.text
                 return result
-            self.context.append("assistant", completion.text, tool_calls=completion.tool_calls)
+            self._append(written, "assistant", completion.text, tool_calls=completion.tool_calls)
             for call in completion.tool_calls:
                 outcome = dispatch(
                     self.memory,
@@ -144,7 +161,7 @@ class Agent:
                 )
                 untrusted += outcome.untrusted
                 result.tool_results.append((call.name, outcome))
-                self.context.append("tool", outcome.text, tool_call_id=call.id, name=call.name)
+                self._append(written, "tool", outcome.text, tool_call_id=call.id, name=call.name)
         raise AgentError(
             f"no answer after {self.max_steps} model calls; the model kept calling tools"
         )

@@ -1,9 +1,14 @@
 """The main context: the fixed-budget window the model actually sees.
 
-It holds the system prompt, the core memory blocks, a running summary and the
-recent messages. Appending a message evicts the oldest ones to recall while the
-window is over budget; the system prompt and core memory are never evicted, and
-neither is the message just appended. Evicted text is folded into the summary.
+It holds the system prompt, the definitions of the tools offered with every call,
+the core memory blocks, a running summary and the recent messages. Appending a
+message evicts the oldest ones to recall while the window is over budget; the system
+prompt, the tools and core memory are never evicted, and neither is the message just
+appended. Evicted text is folded into the summary. A budget that cannot hold the
+fixed parts is refused when the window is made, with the numbers.
+
+A scope with no core memory gets two blocks to start with, `persona` and `human`
+(`DEFAULT_BLOCKS`), so the memory tools that name them work out of the box.
 """
 
 from __future__ import annotations
@@ -19,8 +24,15 @@ from pagemem.memory import ScopedMemory
 from pagemem.models import Message, Role, ToolCall
 from pagemem.summarize import ExtractiveSummarizer, Summarizer
 from pagemem.tokens import TokenCounter, get_counter
+from pagemem.tools import Tool, openai_tools
 
-__all__ = ["Context", "Usage"]
+__all__ = ["DEFAULT_BLOCKS", "Context", "Usage"]
+
+# label -> (description, token cap): the core memory a new scope starts with
+DEFAULT_BLOCKS: dict[str, tuple[str, int]] = {
+    "persona": ("Who you are and how you behave; yours to keep current.", 1000),
+    "human": ("What you know about the user: name, preferences, what matters to them.", 1000),
+}
 
 DEFAULT_SYSTEM = (
     "You are a helpful assistant with paged memory. Core memory is below; older "
@@ -43,33 +55,43 @@ class Usage:
     limit: int
     in_context: int
     paged_out: int
+    tools: int = 0  # the tool definitions sent with every call
 
     @property
     def total(self) -> int:
-        return self.system + self.core + self.summary + self.messages
+        return self.system + self.tools + self.core + self.summary + self.messages
 
     def line(self) -> str:
+        tools = f" ({self.tools} of them tool definitions)" if self.tools else ""
         return (
-            f"main context: {self.total} / {self.limit} tokens, {self.in_context} messages "
-            f"in context, {self.paged_out} paged out to recall"
+            f"main context: {self.total} / {self.limit} tokens{tools}, {self.in_context} "
+            f"messages in context, {self.paged_out} paged out to recall"
         )
 
     def bar(self, width: int = 40) -> str:
-        """A one-line picture of the window: S core, K summary, M messages, . free."""
-        cells = []
-        for char, tokens in (("S", self.system), ("K", self.core), ("U", self.summary)):
-            cells.append(char * round(width * tokens / self.limit))
-        cells.append("M" * round(width * self.messages / self.limit))
-        used = "".join(cells)[:width]
-        return f"[{used.ljust(width, '.')}] {self.total}/{self.limit}"
+        """A one-line picture of the window, one letter per section in prompt order:
+        S system prompt, T tool definitions, K core memory, U summary, M messages,
+        . free; then used/limit tokens."""
+        sections = (
+            ("S", self.system),
+            ("T", self.tools),
+            ("K", self.core),
+            ("U", self.summary),
+            ("M", self.messages),
+        )
+        used = "".join(char * round(width * tokens / self.limit) for char, tokens in sections)
+        return f"[{used[:width].ljust(width, '.')}] {self.total}/{self.limit}"
 
 
 class Context:
     """A paged window over one scope's conversation.
 
-    `max_tokens` bounds the whole prompt (W - O of the budget equation);
-    `summary_tokens` caps the running summary: by default a tenth of the window,
-    0 turns it off.
+    `max_tokens` bounds the whole prompt (W - O of the budget equation), tool
+    definitions included: `tools` are the ones offered with every call;
+    `summary_tokens` caps the running summary: by default a tenth of what the
+    system prompt, tools and core memory leave of the window,
+    0 turns it off. `default_blocks` creates `DEFAULT_BLOCKS` in a scope that has no
+    core memory yet.
     """
 
     def __init__(
@@ -82,14 +104,16 @@ class Context:
         summary_tokens: int | None = None,
         summarizer: Summarizer | None = None,
         evict: Eviction = "oldest",
+        tools: Sequence[Tool] = (),
+        default_blocks: bool = True,
     ) -> None:
         if not isinstance(max_tokens, int) or max_tokens < 1:
             raise InvalidInputError(
                 f"max_tokens must be a positive whole number, got {max_tokens!r}"
             )
-        if summary_tokens is None:
-            summary_tokens = max_tokens // 10
-        if not isinstance(summary_tokens, int) or summary_tokens < 0:
+        if summary_tokens is not None and (
+            not isinstance(summary_tokens, int) or summary_tokens < 0
+        ):
             raise InvalidInputError(f"summary_tokens must be >= 0, got {summary_tokens!r}")
         if evict not in ("oldest", "newest"):
             raise InvalidInputError(f"evict must be 'oldest' or 'newest', got {evict!r}")
@@ -97,10 +121,36 @@ class Context:
         self.system = memory._text(system, "system prompt")
         self.max_tokens = max_tokens
         self.counter = memory.counter if counter is None else get_counter(counter)
-        self.summary_tokens = summary_tokens
+        self.summary_tokens = 0  # set below, once the fixed parts are known
         self.summarizer: Summarizer = summarizer or ExtractiveSummarizer()
         self.evict_policy: Eviction = evict
+        self.tools = tuple(tools)
+        self._tool_tokens = (
+            self.counter.count(json.dumps(openai_tools(self.tools))) if self.tools else 0
+        )
+        if default_blocks and not memory.blocks.list():
+            for label, (description, limit) in DEFAULT_BLOCKS.items():
+                memory.blocks.set(label, "", limit=limit, description=description, actor="system")
         self._messages = memory.recall.in_context()  # resume where the scope left off
+        fixed = self._check_room()
+        self.summary_tokens = (
+            (max_tokens - fixed) // 10 if summary_tokens is None else summary_tokens
+        )
+
+    def _check_room(self) -> int:
+        """Refuse a window that its fixed parts fill (nothing else could ever be seen);
+        return how many tokens they take."""
+        usage = self.usage()
+        fixed = usage.system + usage.tools + usage.core
+        room = self.counter.message_overhead + 1
+        if fixed + room > self.max_tokens:
+            raise InvalidInputError(
+                f"max_tokens (--max-tokens) is {self.max_tokens:,} but the parts that never "
+                f"leave the window take {fixed:,} tokens (system prompt {usage.system:,}, "
+                f"tool definitions {usage.tools:,}, core memory {usage.core:,}); give at least "
+                f"{fixed + room:,}, and room for the conversation"
+            )
+        return fixed
 
     @classmethod
     def from_budget(
@@ -139,6 +189,12 @@ class Context:
         )
         self._messages.append(message)
         return self.fit()
+
+    def retract(self, message_ids: Sequence[str]) -> None:
+        """Take messages back out of the window and the store (a failed turn's own)."""
+        gone = set(message_ids)
+        self._messages = [m for m in self._messages if m.id not in gone]
+        self.memory.recall.retract(list(gone))
 
     def fit(self) -> list[Message]:
         """Evict until the window is within budget (or only the newest message is left)."""
@@ -192,6 +248,7 @@ class Context:
             limit=self.max_tokens,
             in_context=len(self._messages),
             paged_out=self.memory.recall.count(),
+            tools=self._tool_tokens,
         )
 
     def compile(self, format: Literal["openai", "anthropic"] = "openai") -> Any:

@@ -121,6 +121,7 @@ def _textbook(options: DemoOptions) -> list[str]:
         system=SYSTEM,
         summary_tokens=SUMMARY_WORDS if options.summary else 0,
         evict=options.evict,
+        default_blocks=False,  # the textbook's window has no core memory
     )
     _play(me, context)
     lines = [context.usage().line()]
@@ -155,7 +156,12 @@ def _in_view_after_turns(options: DemoOptions, evict: Eviction) -> str:
     me = memory.scope("demo", "priya")
     summary = SUMMARY_WORDS if options.summary else 0
     context = Context(
-        me, max_tokens=options.budget, system=SYSTEM, summary_tokens=summary, evict=evict
+        me,
+        max_tokens=options.budget,
+        system=SYSTEM,
+        summary_tokens=summary,
+        evict=evict,
+        default_blocks=False,
     )
     _play(me, context)
     text = context.text()
@@ -196,6 +202,7 @@ def _engine(options: DemoOptions) -> list[str]:
         system=SYSTEM,
         summary_tokens=SUMMARY_TOKENS if options.summary else 0,
         evict=options.evict,
+        default_blocks=False,
     )
     _play(me, context)
     lines = [

@@ -103,3 +103,11 @@ def test_agent_settings_are_checked_before_anything_is_stored(db_target: str) ->
     assert memory.agents("acme", "priya").get("helper") == made
     assert [a.name for a in memory.agents("acme", "priya").list()] == ["helper"]
     memory.close()
+
+
+def test_message_names_and_call_ids_are_checked(me: ScopedMemory) -> None:
+    for kwargs in ({"name": SURROGATE}, {"tool_call_id": "x\x00"}, {"name": "n" * 300}):
+        with pytest.raises(InvalidInputError, match=r"name|tool_call_id"):
+            me.recall.append("tool", "result", **kwargs)  # type: ignore[arg-type]
+    assert me.recall.in_context() == []
+    everything_reads(me)

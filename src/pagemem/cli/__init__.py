@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pagemem.cli import admin, chat, measure, move, serve, textbook
+from pagemem.cli import admin, blocks, chat, measure, move, serve, textbook
 
 __all__ = ["cli", "main"]
 
@@ -19,6 +19,7 @@ for _command in (
     textbook.demo,
     textbook.budget,
     chat.chat,
+    blocks.blocks,
     serve.serve,
     serve.key,
     serve.mcp,

@@ -34,7 +34,9 @@ def chat(
 ) -> None:
     """Chat with memory in the terminal; the context usage bar follows every answer.
 
-    Type a message and press enter; an empty line or end of input ends the chat.
+    Type a message and press enter; an empty line or end of input ends the chat. The
+    bar shows the window in prompt order: S system prompt, T tool definitions, K core
+    memory, U summary, M messages, . free. A turn the model fails is not kept.
     """
     from pagemem.agent import Agent
     from pagemem.context import DEFAULT_SYSTEM
@@ -53,7 +55,12 @@ def chat(
                 text = click.prompt("you", default="", show_default=False, prompt_suffix="> ")
                 if not text.strip():
                     break
-                step = agent.step(text)
+                try:
+                    step = agent.step(text)
+                except PagememError as exc:  # the model failed or kept calling tools
+                    click.echo(f"  error: {exc}", err=True)
+                    click.echo("  (that turn was not kept; try again)", err=True)
+                    continue
                 for name, result in step.tool_results:
                     click.echo(f"  [{name}] {result.text.splitlines()[0] if result.text else ''}")
                 click.echo(f"assistant> {step.text}")

@@ -8,7 +8,6 @@ write, and turns free-text questions into store queries.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import re
 import secrets
@@ -30,7 +29,7 @@ from pagemem.memory.checks import positive, utc_now
 from pagemem.memory.consolidation import Consolidation, consolidate_scope
 from pagemem.memory.recall import Recall
 from pagemem.memory.retention import Expired, Retention
-from pagemem.memory.transfer import Imported, export_scope, import_scope
+from pagemem.memory.transfer import Imported, export_scope, import_scope, jsonl
 from pagemem.models import ApiKeyInfo, HistoryEntry, Message, Record, Scope, check_text
 from pagemem.retrieval.embed import Embedder, OnnxEmbedder
 from pagemem.retrieval.ranker import Ranker, RetrievalConfig
@@ -263,7 +262,7 @@ class ScopedMemory:
         """Write the export as JSON lines; return how many lines."""
         count = 0
         for line in self.export():
-            out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            out.write(jsonl(line))
             count += 1
         return count
 

@@ -39,6 +39,9 @@ class Recall:
         a user message is also marked for fact extraction, in the same row: the write
         costs no more, and a `JobRunner` extracts later."""
         choices(role, ROLES, "role")
+        for what, value in (("message name", name), ("tool_call_id", tool_call_id)):
+            if value is not None:
+                check_text(value, what, max_bytes=256)
         content, _ = self._owner._clean(
             self._owner._text(content, "message content", allow_empty=True), "a message"
         )
@@ -133,6 +136,16 @@ class Recall:
             self._owner._text(text, "summary", allow_empty=True), "the summary"
         )
         self._store.set_summary(self._owner.scope, text, sources, at=self._owner.memory.now())
+
+    def retract(self, message_ids: Sequence[str], *, actor: str = "agent") -> int:
+        """Remove messages that should never have been kept (a turn that failed before
+        the model answered); the history records it. Returns how many were removed."""
+        ids = [str(i) for i in message_ids]
+        if not ids:
+            return 0
+        return self._store.delete_messages(
+            self._owner.scope, ids, actor=actor, at=self._owner.memory.now()
+        )
 
     def list(self, *, limit: int = 100, offset: int = 0) -> list[Message]:
         """Evicted messages in the order they were written (for browsing and review)."""

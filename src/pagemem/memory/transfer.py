@@ -49,7 +49,7 @@ from pagemem.store.base import MessageFilter, RecordFilter, ScopeDump
 if TYPE_CHECKING:
     from pagemem.memory.core import ScopedMemory
 
-__all__ = ["FORMAT", "Imported", "export_scope", "import_scope", "line_digest"]
+__all__ = ["FORMAT", "Imported", "export_scope", "import_scope", "jsonl", "line_digest"]
 
 FORMAT = "pagemem-export"
 VERSION = 2  # 2: ends with the trailer; files of version 1 have none
@@ -70,6 +70,17 @@ class Imported:
 
 def _time(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
+
+
+def jsonl(line: Mapping[str, Any]) -> str:
+    """One export line as JSON text and its newline. Line and paragraph separators
+    (U+0085, U+2028, U+2029) are escaped, so readers that split on them as well as on
+    newlines (Python's str.splitlines, some editors) still see one line per record."""
+    text = json.dumps(line, ensure_ascii=False)
+    return text.translate(_SEPARATORS) + "\n"
+
+
+_SEPARATORS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 
 
 def line_digest(line: Mapping[str, Any]) -> bytes:

@@ -13,7 +13,6 @@ document at `/openapi.json` is the contract.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -29,6 +28,7 @@ from pagemem.context import DEFAULT_SYSTEM, Context
 from pagemem.errors import InvalidInputError, NotFoundError, PagememError
 from pagemem.llm import LLM
 from pagemem.memory import Memory, ScopedMemory
+from pagemem.memory.transfer import jsonl
 from pagemem.models import Hit, Record
 from pagemem.server.asgi import RequestGuard
 
@@ -424,7 +424,7 @@ def create_app(memory: Memory, *, max_body: int = MAX_BODY, llm: LLM | None = No
 
         def lines() -> Iterator[str]:
             for line in me.export():
-                yield json.dumps(line, ensure_ascii=False) + "\n"
+                yield jsonl(line)
 
         return StreamingResponse(lines(), media_type="application/x-ndjson")
 
