@@ -40,7 +40,8 @@ FOLD_COSINE = 0.6
 # down to LOOSE_COSINE when they share a word or the newer says it changed.
 NEAR_COSINE = 0.45
 LOOSE_COSINE = 0.35
-# Notes this close, with no value against each other, count as one fact for the cap.
+# Notes this close (or sharing two values, a name and an age), with no value against
+# each other, count as one fact for the cap.
 SAME_FACT_COSINE = 0.5
 PER_FACT = 2  # places of the k one fact may fill
 
@@ -198,9 +199,11 @@ def _spread(hits: list[Hit], cosine: Cosine) -> list[Hit]:
 
 def _same_fact(a: Record, b: Record, cosine: Cosine) -> bool:
     similarity = cosine(a.id, b.id)
-    if similarity is None or similarity < SAME_FACT_COSINE:
+    if similarity is None:
         return False
     x, y = read(a.text), read(b.text)
+    if similarity < SAME_FACT_COSINE and len(x.values & y.values) < 2:
+        return False
     flipped = (x.denied & (y.content - y.denied)) | (y.denied & (x.content - x.denied))
     added = x.addition or y.addition  # "also allergic to shellfish" is another fact
     # about the same one: the same subject, or a value both name ("my dog's called
