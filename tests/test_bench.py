@@ -62,3 +62,13 @@ def test_rest_latency_measures_both_ways(tmp_path: object) -> None:
     assert result.local_p50_ms > 0
     assert result.rest_p50_ms > 0
     assert "REST on 127.0.0.1" in result.line()
+
+
+def test_foreign_writes_are_applied_from_the_feed_not_rebuilt(tmp_path: object) -> None:
+    from pagemem.bench import foreign_writes
+
+    result = foreign_writes(notes=500, writes=5, per_s=20.0, folder=str(tmp_path))
+    assert result.rebuilds == 0
+    assert result.applied >= 5
+    assert result.shared_p50_ms > 0
+    assert "rebuilds 0" in result.line()

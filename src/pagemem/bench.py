@@ -39,6 +39,7 @@ __all__ = [
     "RestLatency",
     "add_latency",
     "batch_consolidation",
+    "foreign_writes",
     "free_port",
     "rest_latency",
     "run_bench",
@@ -403,6 +404,86 @@ def batch_consolidation(
         batch_notes,
         500 / statistics.median(seconds[True]),
         500 / statistics.median(seconds[False]),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ForeignWrites:
+    """Searches in this process while another process writes to the same scope."""
+
+    notes: int
+    writes_per_s: float
+    alone_p50_ms: float
+    alone_p95_ms: float
+    shared_p50_ms: float
+    shared_p95_ms: float
+    rebuilds: int  # whole-index builds while the other process wrote
+    applied: int  # changes of the other process applied from the change feed
+
+    def line(self) -> str:
+        return (
+            f"search {self.notes:,} notes while another process writes "
+            f"{self.writes_per_s:.0f} notes/s (hybrid): p50 {self.alone_p50_ms:.2f} ms alone, "
+            f"{self.shared_p50_ms:.2f} ms shared (p95 {self.alone_p95_ms:.2f} / "
+            f"{self.shared_p95_ms:.2f}); rebuilds {self.rebuilds}, "
+            f"{self.applied} changes applied from the feed"
+        )
+
+
+def _writer(path: str, count: int, interval: float) -> None:
+    """The other process: one insert every `interval` seconds, the real write path."""
+    text = _Text(23)
+    with Memory(path) as memory:
+        me = memory.scope("bench", "shared")
+        for _ in range(count):
+            start = time.perf_counter()
+            me.archive.insert(text.sentence())
+            time.sleep(max(0.0, interval - (time.perf_counter() - start)))
+
+
+def foreign_writes(
+    notes: int = 20_000, writes: int = 60, per_s: float = 10.0, folder: str | None = None
+) -> ForeignWrites:
+    """The same queries alone, then while another process inserts `per_s` notes a second
+    into the scope (the measurement of issue 14: every search used to rebuild)."""
+    text = _Text(17)
+    context = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory(dir=folder) as scratch:
+        path = str(Path(scratch) / "shared.db")
+        with Memory(path) as memory:
+            scope = memory.scope("bench", "shared").scope
+            _fill(memory, scope, [text.sentence() for _ in range(notes)], _SyntheticEmbedder())
+        with Memory(path) as memory:
+            me = memory.scope("bench", "shared")
+            me.archive.search(text.query(), k=10)  # loads the index
+            alone = []
+            for _ in range(writes):
+                start = time.perf_counter()
+                me.archive.search(text.query(), k=10)
+                alone.append((time.perf_counter() - start) * 1000)
+            rebuilds, applied = memory.ranker.rebuilds, memory.ranker.caught_up
+            writer = context.Process(target=_writer, args=(path, writes, 1.0 / per_s))
+            writer.start()
+            shared = []
+            began = time.perf_counter()
+            while writer.is_alive():
+                start = time.perf_counter()
+                me.archive.search(text.query(), k=10)
+                shared.append((time.perf_counter() - start) * 1000)
+                time.sleep(0.05)
+            writer.join()
+            elapsed = time.perf_counter() - began
+            rebuilds = memory.ranker.rebuilds - rebuilds
+            applied = memory.ranker.caught_up - applied
+    return ForeignWrites(
+        notes,
+        writes / elapsed,
+        statistics.median(alone),
+        float(np.percentile(alone, 95)),
+        statistics.median(shared) if shared else 0.0,
+        float(np.percentile(shared, 95)) if shared else 0.0,
+        rebuilds,
+        applied,
     )
 
 

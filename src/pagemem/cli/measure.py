@@ -94,6 +94,7 @@ def bench(
     adding = benchmark.add_latency(folder=str(folder) if folder else None)
     rest = benchmark.rest_latency(folder=str(folder) if folder else None)
     batch = benchmark.batch_consolidation(folder=str(folder) if folder else None)
+    foreign = benchmark.foreign_writes(folder=str(folder) if folder else None)
     if as_json:
         rows = [asdict(r) for r in results]
         click.echo(
@@ -103,6 +104,7 @@ def bench(
                     "add": asdict(adding),
                     "rest": asdict(rest),
                     "batch": {**asdict(batch), "consolidation_per_s": batch.consolidation_per_s},
+                    "foreign": asdict(foreign),
                 },
                 indent=2,
             )
@@ -111,6 +113,7 @@ def bench(
         click.echo(adding.line())
         click.echo(rest.line())
         click.echo(batch.line())
+        click.echo(foreign.line())
 
 
 @click.group(name="eval")

@@ -1,8 +1,11 @@
 """Search inside one scope: BM25, neighbouring notes, a named speaker, origin trust.
 
 Each scope gets an in-memory index built from the store on first use and kept in
-step with this process's writes; a revision counter in the store tells it when
-another process wrote, and it rebuilds. Ranking reads only the scope's own notes.
+step with this process's writes. A revision counter in the store tells it when
+another process wrote; it then applies the store's change feed (the item each
+revision step changed), so a foreign write costs work in proportion to what it
+changed. Only when the feed cannot tell (a forget, a restore, a reader too far
+behind) is the index rebuilt. Ranking reads only the scope's own notes.
 """
 
 from __future__ import annotations
@@ -98,6 +101,8 @@ class Ranker:
         self._indexes: dict[tuple[Scope, Collection], _ScopeIndex] = {}
         self._lock = threading.RLock()
         self.embedded = 0  # notes this ranker has embedded (stored vectors are reused)
+        self.rebuilds = 0  # whole-scope index builds (first loads included)
+        self.caught_up = 0  # changes of other writers applied from the change feed
         self._recent: dict[str, Vectors] = {}  # documents embedded before they were stored
         self._in_store: set[tuple[Scope, Collection]] = set()  # scopes the store searches
 
@@ -110,7 +115,10 @@ class Ranker:
     def _index(self, scope: Scope, collection: Collection) -> _ScopeIndex:
         revision = self.store.revision(scope, collection)
         index = self._indexes.get((scope, collection))
+        if index is not None and index.revision < revision:
+            self._catch_up(scope, collection, index, revision)
         if index is None or index.revision != revision:
+            self.rebuilds += 1
             index = _ScopeIndex(self.config, self.embedder.dim if self.embedder else 1, self.trust)
             model = self.embedder.model_id if self.embedder else None
             after = 0
@@ -134,6 +142,39 @@ class Ranker:
             index.revision = revision
             self._indexes[(scope, collection)] = index
         return index
+
+    def _catch_up(
+        self, scope: Scope, collection: Collection, index: _ScopeIndex, revision: int
+    ) -> None:
+        """Apply what other writers changed since the index was read, item by item from
+        the store's change feed; leaves the index behind (so it is rebuilt) when the feed
+        cannot tell."""
+        changed = self.store.changes(scope, collection, index.revision)
+        if changed is None:
+            return
+        ids = list(dict.fromkeys(changed))
+        model = self.embedder.model_id if self.embedder else None
+        rows = {
+            row.id: row
+            for row in self.store.index_rows(
+                scope, after=0, limit=len(ids), collection=collection, model_id=model, ids=ids
+            )
+        }
+        fresh = sorted((r for i, r in rows.items() if i not in index.position), key=lambda r: r.pk)
+        stored = {row.id: row.vector for row in fresh if row.vector is not None}
+        vectors = self._vectors_for(scope, fresh, stored, collection)
+        for item in ids:
+            row = rows.get(item)
+            doc = index.position.get(item)
+            if row is None:  # deleted, or held for review: no longer searchable
+                index.remove(item)
+            elif doc is not None:  # a fact closed (or otherwise changed in place)
+                index.expired.view()[doc] = row.expired
+                index.valid_to.view()[doc] = row.valid_to
+        for row in fresh:
+            index.add(row, self.analyzer, vectors.get(row.id))
+        index.revision = revision
+        self.caught_up += len(changed)
 
     def _db(self) -> InStore:
         assert isinstance(self.store, StoreSearch)
@@ -233,8 +274,8 @@ class Ranker:
                 for row in rows:
                     index.add(row, self.analyzer, vectors.get(row.id))
                 index.revision += len(rows)
-            else:  # not loaded, or another writer got in between: rebuild on next search
-                self._indexes.pop((scope, collection), None)
+            # else: not loaded, or another writer got in between: the next search catches
+            # up from the change feed (these rows included)
 
     def removed(self, scope: Scope, record_id: str) -> None:
         """Called after this process deleted a record."""
@@ -243,8 +284,7 @@ class Ranker:
             if index is not None and index.revision + 1 == self.store.revision(scope):
                 index.remove(record_id)
                 index.revision += 1
-            else:
-                self._indexes.pop((scope, "records"), None)
+            # else: the next search catches up from the change feed
 
     def retired(self, scope: Scope, record: Record) -> None:
         """Called after this process closed a fact (superseded or merged): update it."""
@@ -260,8 +300,7 @@ class Ranker:
                 if record.valid_to is not None:
                     index.valid_to.view()[doc] = record.valid_to.timestamp()
                 index.revision += 1
-            else:
-                self._indexes.pop((scope, "records"), None)
+            # else: the next search catches up from the change feed
 
     def forget(self, scope: Scope) -> None:
         """Drop a scope's in-memory indexes (their terms included); they reload on demand."""

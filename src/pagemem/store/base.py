@@ -45,6 +45,10 @@ __all__ = [
 Collection = Literal["records", "recall"]
 
 
+# revision steps of a collection the change feed keeps; a reader further behind rebuilds
+CHANGES_KEPT = 4096
+
+
 @dataclass(frozen=True, slots=True)
 class IndexRow:
     """What a search index needs of a record, read without building a full Record."""
@@ -199,9 +203,10 @@ class Store(Protocol):
         limit: int,
         collection: Collection = "records",
         model_id: str | None = None,
+        ids: Sequence[str] | None = None,
     ) -> list[IndexRow]:
         """Records (or evicted messages) of the scope with pk > after, in pk order, each
-        with its stored vector of `model_id`."""
+        with its stored vector of `model_id`; with `ids`, only those (searchable ones)."""
         ...
 
     def filter_record_ids(self, scope: Scope, where: RecordFilter) -> set[str]: ...
@@ -224,6 +229,12 @@ class Store(Protocol):
         *,
         collection: Collection = "records",
     ) -> None: ...
+
+    def changes(self, scope: Scope, collection: Collection, after: int) -> list[str] | None:
+        """The change feed: the id of the item each revision step after `after` changed,
+        in order; None when the feed cannot tell (trimmed, or a step that changed the
+        whole scope, such as forget or restore): then the reader rebuilds."""
+        ...
 
     def revision(self, scope: Scope, collection: Collection = "records") -> int:
         """A number that changes whenever the collection gains or loses an item

@@ -23,7 +23,7 @@ from psycopg_pool import ConnectionPool
 
 from pagemem.errors import InvalidInputError
 from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, ToolCall
-from pagemem.store.base import MessageFilter, NewRecord, RecordFilter
+from pagemem.store.base import CHANGES_KEPT, MessageFilter, NewRecord, RecordFilter
 from pagemem.store.common import stored, text_hash
 from pagemem.store.pg_schema import APP_ROLE, migrate
 
@@ -255,10 +255,31 @@ class PostgresBase:
         assert row is not None
         return int(row[counter])
 
-    def _bump(self, conn: psycopg.Connection[Row], scope: Scope, column: str, by: int = 1) -> None:
-        if by:
+    def _bump(
+        self, conn: psycopg.Connection[Row], scope: Scope, column: str, items: Sequence[str]
+    ) -> None:
+        """Move the revision one step per changed item and log each step in the change
+        feed, in the caller's transaction."""
+        if not items:
+            return
+        row = conn.execute(
+            f"UPDATE scopes SET {column} = {column} + %s WHERE {SCOPE_SQL} RETURNING {column} AS n",
+            (len(items), *key(scope)),
+        ).fetchone()
+        assert row is not None
+        last = int(row["n"])
+        first = last - len(items) + 1
+        collection = "records" if column == "record_revision" else "recall"
+        with conn.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO changes (tenant_id, user_id, agent_id, collection, seq, item_id) "
+                "VALUES (%s, %s, %s, %s, %s, %s)",
+                [(*key(scope), collection, first + i, item) for i, item in enumerate(items)],
+            )
+        if last // CHANGES_KEPT != (first - 1) // CHANGES_KEPT:  # now and then, trim
             conn.execute(
-                f"UPDATE scopes SET {column} = {column} + %s WHERE {SCOPE_SQL}", (by, *key(scope))
+                f"DELETE FROM changes WHERE {SCOPE_SQL} AND collection = %s AND seq <= %s",
+                (*key(scope), collection, last - CHANGES_KEPT),
             )
 
     def _log(
@@ -310,7 +331,7 @@ class PostgresBase:
                 "%s, %s)",
                 [(*key(scope), r.created_at, i, r.text, actor) for i, r in pairs],
             )
-        self._bump(conn, scope, "record_revision", sum(not r.quarantined for r in records))
+        self._bump(conn, scope, "record_revision", [i for i, r in pairs if not r.quarantined])
         return [stored(record_id, scope, r) for record_id, r in pairs]
 
     def _enqueue(

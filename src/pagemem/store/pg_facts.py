@@ -53,7 +53,7 @@ class FactsMixin(PostgresBase):
             ).fetchone()
             if changed is not None:
                 if not changed["quarantined"]:
-                    self._bump(conn, scope, "record_revision")
+                    self._bump(conn, scope, "record_revision", [record_id])
                 self._log(
                     conn,
                     scope,
@@ -142,7 +142,7 @@ class FactsMixin(PostgresBase):
                 (held, *key(scope), record_id, held),
             ).fetchone()
             if changed is not None:
-                self._bump(conn, scope, "record_revision")
+                self._bump(conn, scope, "record_revision", [record_id])
                 self._log(
                     conn,
                     scope,

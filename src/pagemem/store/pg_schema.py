@@ -209,6 +209,19 @@ MIGRATIONS: list[str] = [
     CREATE INDEX records_scope_with ON records (tenant_id, user_id, agent_id, consolidated_with)
         WHERE consolidated_with IS NOT NULL;
     """,
+    # 3: the change feed (see SQLite's migration 15): the item each revision step changed
+    """
+    CREATE TABLE changes (
+        tenant_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        collection TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        item_id TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, user_id, agent_id, collection, seq)
+    );
+    """
+    + _rls("changes"),
 ]
 
 _ROLE = f"""

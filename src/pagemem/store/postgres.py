@@ -17,7 +17,14 @@ from typing import Any
 import numpy as np
 
 from pagemem.models import Block, HistoryEntry, Message, Record, Role, Scope, ToolCall
-from pagemem.store.base import Collection, IndexRow, MessageFilter, NewRecord, RecordFilter
+from pagemem.store.base import (
+    CHANGES_KEPT,
+    Collection,
+    IndexRow,
+    MessageFilter,
+    NewRecord,
+    RecordFilter,
+)
 from pagemem.store.common import calls_json, text_hash
 from pagemem.store.pg_admin import AdminMixin
 from pagemem.store.pg_base import (
@@ -87,7 +94,10 @@ class PostgresStore(SearchMixin, FactsMixin, AdminMixin, JobsMixin):
         limit: int,
         collection: Collection = "records",
         model_id: str | None = None,
+        ids: Sequence[str] | None = None,
     ) -> list[IndexRow]:
+        if ids is not None and not ids:
+            return []
         if collection == "records":
             columns = (
                 "t.text AS text, t.origin, t.metadata ->> 'speaker' AS speaker, t.flags, "
@@ -107,8 +117,9 @@ class PostgresStore(SearchMixin, FactsMixin, AdminMixin, JobsMixin):
             f"SELECT t.pk, t.id, {columns}, extract(epoch FROM t.created_at)::float8 AS created, "
             f"v.embedding FROM {table} t LEFT JOIN {vectors} v ON v.{fk} = t.pk "
             f"AND v.model_id = %s WHERE {scoped('t')} AND {condition} AND t.pk > %s "
-            "ORDER BY t.pk LIMIT %s",
-            (model_id or "", *key(scope), after, limit),
+            + ("AND t.id = ANY(%s) " if ids is not None else "")
+            + "ORDER BY t.pk LIMIT %s",
+            (model_id or "", *key(scope), after, *([list(ids)] if ids is not None else []), limit),
         )
         return [
             IndexRow(
@@ -171,6 +182,20 @@ class PostgresStore(SearchMixin, FactsMixin, AdminMixin, JobsMixin):
                 [(model_id, vector_param(blob), *key(scope), item) for item, blob in vectors],
             )
 
+    def changes(self, scope: Scope, collection: Collection, after: int) -> list[str] | None:
+        current = self.revision(scope, collection)
+        if current - after > CHANGES_KEPT or current < after:
+            return None
+        rows = self._read(
+            scope,
+            f"SELECT seq, item_id FROM changes WHERE {SCOPE_SQL} AND collection = %s "
+            "AND seq > %s AND seq <= %s ORDER BY seq",
+            (*key(scope), collection, after, current),
+        )
+        if [int(row["seq"]) for row in rows] != list(range(after + 1, current + 1)):
+            return None
+        return [str(row["item_id"]) for row in rows]
+
     def revision(self, scope: Scope, collection: Collection = "records") -> int:
         column = _COLLECTIONS[collection][5]
         rows = self._read(scope, f"SELECT {column} AS n FROM scopes WHERE {SCOPE_SQL}", key(scope))
@@ -211,7 +236,7 @@ class PostgresStore(SearchMixin, FactsMixin, AdminMixin, JobsMixin):
                     continue
                 removed += 1
                 if not deleted["quarantined"]:  # a held record was never searchable
-                    self._bump(conn, scope, "record_revision")
+                    self._bump(conn, scope, "record_revision", [record_id])
                 # The history keeps that the record existed, never what it said.
                 conn.execute(
                     f"UPDATE history SET before = NULL, after = NULL "
@@ -296,7 +321,7 @@ class PostgresStore(SearchMixin, FactsMixin, AdminMixin, JobsMixin):
                 f"RETURNING {MESSAGE_COLUMNS}",
                 (aware(at), *key(scope), list(message_ids)),
             ).fetchall()
-            self._bump(conn, scope, "message_revision", len(rows))
+            self._bump(conn, scope, "message_revision", [row["id"] for row in rows])
         order = {message_id: n for n, message_id in enumerate(message_ids)}
         return sorted((message_of(row) for row in rows), key=lambda m: order[m.id])
 
@@ -463,8 +488,10 @@ class PostgresStore(SearchMixin, FactsMixin, AdminMixin, JobsMixin):
                 f"DELETE FROM messages WHERE {SCOPE_SQL} AND id = ANY(%s) RETURNING id, in_context",
                 (*key(scope), list(dict.fromkeys(message_ids))),
             ).fetchall()
-            # evicted ones were in recall: recall's indexes must reload
-            self._bump(conn, scope, "message_revision", sum(not r["in_context"] for r in rows))
+            # evicted ones were in recall: recall's indexes follow
+            self._bump(
+                conn, scope, "message_revision", [r["id"] for r in rows if not r["in_context"]]
+            )
             for row in rows:
                 self._log(
                     conn,

@@ -234,4 +234,18 @@ MIGRATIONS: list[str] = [
     CREATE INDEX records_scope_with ON records (tenant_id, user_id, agent_id, consolidated_with)
         WHERE consolidated_with IS NOT NULL;
     """,
+    # 15: the change feed: one row per revision step of a scope's collection, naming the
+    # record or message that changed, so another process's index applies what changed
+    # instead of rebuilding. A step with no row (forget, restore) means "rebuild".
+    """
+    CREATE TABLE changes (
+        tenant_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        collection TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        item_id TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, user_id, agent_id, collection, seq)
+    ) WITHOUT ROWID;
+    """,
 ]

@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from pagemem.models import Block, HistoryEntry, Message, Record, Role, Scope, ToolCall
 from pagemem.store.base import (
+    CHANGES_KEPT,
     Collection,
     IndexRow,
     MessageFilter,
@@ -92,7 +93,10 @@ class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, SQLiteBase):
         limit: int,
         collection: Collection = "records",
         model_id: str | None = None,
+        ids: Sequence[str] | None = None,
     ) -> list[IndexRow]:
+        if ids is not None and not ids:
+            return []
         if collection == "records":
             columns = (
                 "t.text, t.origin, json_extract(t.metadata, '$.speaker'), t.flags, "
@@ -108,8 +112,10 @@ class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, SQLiteBase):
         rows = self._read(
             f"SELECT t.pk, t.id, {columns}, {_EPOCH.format('t.created_at')}, "
             f"v.vector FROM {table} t LEFT JOIN {vectors} v ON v.{key} = t.pk AND v.model_id = ? "
-            f"WHERE {_scoped('t')}{extra} AND t.pk > ? ORDER BY t.pk LIMIT ?",
-            (model_id or "", *_key(scope), after, limit),
+            f"WHERE {_scoped('t')}{extra} AND t.pk > ? "
+            + (f"AND t.id IN ({', '.join('?' * len(ids))}) " if ids is not None else "")
+            + "ORDER BY t.pk LIMIT ?",
+            (model_id or "", *_key(scope), after, *(ids or ()), limit),
         )
         return [
             IndexRow(
@@ -176,6 +182,21 @@ class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, SQLiteBase):
         rows = self._read(f"SELECT {column} FROM scopes WHERE {_SCOPE_SQL}", _key(scope))
         return int(rows[0][0]) if rows else 0
 
+    def changes(self, scope: Scope, collection: Collection, after: int) -> list[str] | None:
+        """The items changed by each revision step after `after`, in order; None when
+        the feed cannot tell (trimmed, or a step that changed everything)."""
+        current = self.revision(scope, collection)
+        if current - after > CHANGES_KEPT or current < after:
+            return None
+        rows = self._read(
+            f"SELECT seq, item_id FROM changes WHERE {_SCOPE_SQL} AND collection = ? "
+            "AND seq > ? AND seq <= ? ORDER BY seq",
+            (*_key(scope), collection, after, current),
+        )
+        if [row[0] for row in rows] != list(range(after + 1, current + 1)):
+            return None
+        return [str(row[1]) for row in rows]
+
     def list_records(
         self, scope: Scope, where: RecordFilter, *, limit: int, offset: int
     ) -> list[Record]:
@@ -208,7 +229,7 @@ class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, SQLiteBase):
                     continue
                 removed += 1
                 if not deleted[0]:  # a held record was never part of the searchable collection
-                    self._bump_revision(conn, scope)
+                    self._bump_revision(conn, scope, [record_id])
                 # The history keeps that the record existed, never what it said.
                 conn.execute(
                     f"UPDATE history SET before = NULL, after = NULL "
@@ -296,11 +317,7 @@ class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, SQLiteBase):
                 ).fetchone()
                 if row is not None:
                     moved.append(_message(row))
-            if moved:
-                conn.execute(
-                    f"UPDATE scopes SET message_revision = message_revision + ? WHERE {_SCOPE_SQL}",
-                    (len(moved), *_key(scope)),
-                )
+            self._bump_revision(conn, scope, [m.id for m in moved], "recall")
         return moved
 
     def get_messages(self, scope: Scope, message_ids: Sequence[str]) -> list[Message]:
@@ -462,12 +479,8 @@ class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, SQLiteBase):
                 if row is None:
                     continue
                 removed += 1
-                if not row[0]:  # it was in recall: recall's indexes must reload
-                    conn.execute(
-                        "UPDATE scopes SET message_revision = message_revision + 1 "
-                        f"WHERE {_SCOPE_SQL}",
-                        _key(scope),
-                    )
+                if not row[0]:  # it was in recall: recall's indexes follow
+                    self._bump_revision(conn, scope, [message_id], "recall")
                 self._log(
                     conn,
                     scope,

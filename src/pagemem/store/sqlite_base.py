@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pagemem.models import Record, Scope
-from pagemem.store.base import NewRecord
+from pagemem.store.base import CHANGES_KEPT, NewRecord
 from pagemem.store.common import stored
 from pagemem.store.schema import MIGRATIONS
 from pagemem.store.sqlite_rows import (
@@ -95,11 +95,34 @@ class SQLiteBase:
         ).fetchone()
         return int(row[0])
 
-    def _bump_revision(self, conn: sqlite3.Connection, scope: Scope, by: int = 1) -> None:
-        conn.execute(
-            f"UPDATE scopes SET record_revision = record_revision + ? WHERE {_SCOPE_SQL}",
-            (by, *_key(scope)),
+    def _bump_revision(
+        self,
+        conn: sqlite3.Connection,
+        scope: Scope,
+        items: Sequence[str],
+        collection: str = "records",
+    ) -> None:
+        """Move the collection's revision one step per changed item and log each step in
+        the change feed, in the caller's transaction."""
+        if not items:
+            return
+        column = "record_revision" if collection == "records" else "message_revision"
+        row = conn.execute(
+            f"UPDATE scopes SET {column} = {column} + ? WHERE {_SCOPE_SQL} RETURNING {column}",
+            (len(items), *_key(scope)),
+        ).fetchone()
+        last = int(row[0])
+        first = last - len(items) + 1
+        conn.executemany(
+            "INSERT INTO changes (tenant_id, user_id, agent_id, collection, seq, item_id) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(*_key(scope), collection, first + i, item) for i, item in enumerate(items)],
         )
+        if last // CHANGES_KEPT != (first - 1) // CHANGES_KEPT:  # now and then, trim
+            conn.execute(
+                f"DELETE FROM changes WHERE {_SCOPE_SQL} AND collection = ? AND seq <= ?",
+                (*_key(scope), collection, last - CHANGES_KEPT),
+            )
 
     def _log(
         self,
@@ -171,7 +194,7 @@ class SQLiteBase:
                 actor=actor,
             )
             kept.append(stored(record_id, scope, record))
-        self._bump_revision(conn, scope, sum(not r.quarantined for r in records))
+        self._bump_revision(conn, scope, [r.id for r in kept if not r.quarantined])
         return kept
 
     def _enqueue(

@@ -44,7 +44,7 @@ class FactsMixin(SQLiteBase):
             ).fetchone()
             if changed is not None:
                 if not changed[0]:
-                    self._bump_revision(conn, scope)
+                    self._bump_revision(conn, scope, [record_id])
                 self._log(
                     conn,
                     scope,
@@ -132,7 +132,7 @@ class FactsMixin(SQLiteBase):
                 (int(held), *_key(scope), record_id, int(held)),
             ).fetchone()
             if changed is not None:
-                self._bump_revision(conn, scope)
+                self._bump_revision(conn, scope, [record_id])
                 self._log(
                     conn,
                     scope,

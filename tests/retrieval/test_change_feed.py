@@ -1,0 +1,92 @@
+"""Another writer's changes reach this process's index through the store's change feed:
+applied item by item, never a rebuild, and the results are those of a fresh index."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pagemem import Memory
+from tests.test_isolation_concurrent import HashEmbedder
+
+QUERIES = ("where does Priya live", "dog", "flight gate", "tea")
+
+
+def ranked(memory: Memory, user: str = "priya") -> list[list[tuple[str, tuple[str, ...]]]]:
+    me = memory.scope("acme", user)
+    return [[(h.record.id, h.flags) for h in me.archive.search(q, k=10)] for q in QUERIES]
+
+
+@pytest.fixture
+def target(db_target: str) -> str:
+    return db_target
+
+
+def test_a_foreign_writer_is_caught_up_without_a_rebuild(target: str) -> None:
+    writer = Memory(target, embedder=HashEmbedder())
+    reader = Memory(target, embedder=HashEmbedder())
+    me = writer.scope("acme", "priya")
+    for text in ("Priya lives in Seattle", "Priya's dog is Miso", "Gate B12 for the flight"):
+        me.archive.insert(text, origin="user")
+    assert ranked(reader)  # loads the index once
+    assert reader.ranker.rebuilds == 1
+    gone = me.archive.insert("Priya drinks green tea", origin="user")
+    me.archive.insert("Priya lives in Portland now", origin="user")  # closes Seattle
+    me.archive.insert_many(["the dog Miso likes the beach", "flight gate changed to C3"])
+    me.archive.delete(gone)
+    held = me.archive.insert("Priya's favourite tea is oolong", origin="user")
+    me.archive.hold(held)
+    assert ranked(reader) == ranked(Memory(target, embedder=HashEmbedder()))
+    assert reader.ranker.rebuilds == 1
+    assert reader.ranker.caught_up >= 6
+    me.archive.release(held)
+    assert ranked(reader) == ranked(Memory(target, embedder=HashEmbedder()))
+    assert reader.ranker.rebuilds == 1
+
+
+def test_a_forget_elsewhere_makes_the_reader_rebuild(target: str) -> None:
+    writer = Memory(target, embedder=HashEmbedder())
+    reader = Memory(target, embedder=HashEmbedder())
+    writer.scope("acme", "priya").archive.insert("Priya lives in Seattle")
+    assert ranked(reader)[0]
+    writer.scope("acme", "priya").forget("Seattle", confirm=True)
+    assert ranked(reader) == [[] for _ in QUERIES]
+
+
+def test_recall_follows_another_process_too(target: str) -> None:
+    writer = Memory(target, embedder=HashEmbedder())
+    reader = Memory(target, embedder=HashEmbedder())
+    me, other = writer.scope("acme", "priya"), reader.scope("acme", "priya")
+    first = me.recall.append("user", "my flight leaves from gate B12")
+    me.recall.evict([first.id])
+    assert [m.id for m in other.recall.search("gate", order="relevance")] == [first.id]
+    second = me.recall.append("user", "the gate moved to C3 this morning")
+    me.recall.evict([second.id])
+    found = [m.id for m in other.recall.search("gate", order="relevance")]
+    assert set(found) == {first.id, second.id}
+    assert reader.ranker.rebuilds == 1
+
+
+def test_another_process_writing_costs_the_reader_no_rebuild(tmp_path: Path) -> None:
+    """Two real processes on one SQLite file."""
+    db = tmp_path / "two.db"
+    reader = Memory(db, embedder=HashEmbedder())
+    reader.scope("acme", "priya").archive.insert("Priya lives in Seattle")
+    assert ranked(reader)
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[2]);"
+        "from pagemem import Memory;"
+        "from tests.test_isolation_concurrent import HashEmbedder;"
+        "m = Memory(sys.argv[1], embedder=HashEmbedder());"
+        "me = m.scope('acme', 'priya');"
+        "[me.archive.insert(f'note {i} about the dog Miso', kind='episodic') for i in range(20)];"
+        "me.archive.insert('Priya lives in Portland now', origin='user')"
+    )
+    root = str(Path(__file__).resolve().parents[2])
+    subprocess.run([sys.executable, "-c", script, str(db), root], check=True, timeout=120)
+    assert ranked(reader) == ranked(Memory(db, embedder=HashEmbedder()))
+    assert reader.ranker.rebuilds == 1
+    assert reader.ranker.caught_up >= 21  # each insert (and any fact it closed), one by one
