@@ -90,3 +90,32 @@ def test_another_process_writing_costs_the_reader_no_rebuild(tmp_path: Path) -> 
     assert ranked(reader) == ranked(Memory(db, embedder=HashEmbedder()))
     assert reader.ranker.rebuilds == 1
     assert reader.ranker.caught_up >= 21  # each insert (and any fact it closed), one by one
+
+
+def test_a_note_held_and_released_ranks_as_in_a_fresh_index(target: str) -> None:
+    """Neighbours follow the order notes were written, not the index's: a released note
+    (added again at the end of the index) keeps its place in the conversation."""
+    turns = [
+        "we talked about the trip to Lisbon",
+        "the hotel is near the river",
+        "Priya booked the flight for May",
+        "the dog Miso stays with Sam",
+        "dinner on Friday at the Thai place",
+        "the train to Porto leaves at nine",
+    ]
+    memory = Memory(target, embedder=HashEmbedder())
+    me = memory.scope("acme", "priya")
+    ids = [me.archive.insert(t, kind="episodic") for t in turns]
+    queries = ("river hotel", "flight May", "Miso", "train Porto", "Lisbon trip")
+
+    def ranks(m: Memory) -> list[list[tuple[str, float]]]:
+        scope = m.scope("acme", "priya")
+        return [
+            [(h.record.id, round(h.score, 6)) for h in scope.archive.search(q, k=6)]
+            for q in queries
+        ]
+
+    before = ranks(memory)
+    me.archive.hold(ids[2])
+    me.archive.release(ids[2])
+    assert ranks(memory) == ranks(Memory(target, embedder=HashEmbedder())) == before

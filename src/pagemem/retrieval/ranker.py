@@ -60,9 +60,17 @@ class _ScopeIndex:
         self.weights = Column(np.float64)  # trust of each note: its origin and flags
         self.speaker_codes = Column(np.int64)  # index into speaker_names, -1: none
         self.speaker_names: dict[str, int] = {}
+        # the number of each id ("a12" -> 12): the order notes were written in, which
+        # neighbours follow; in_order while it ascends with position
+        self.numbers = Column(np.int64)
+        self.in_order = True
         self.revision = -1
 
     def add(self, row: IndexRow, analyzer: Analyzer, vector: Vectors | None) -> None:
+        number = int(row.id[1:]) if row.id[1:].isdigit() else 0
+        if len(self.ids) and number <= self.numbers.view()[-1]:
+            self.in_order = False
+        self.numbers.append(number)
         doc = self.bm25.add(analyzer.terms(row.text))
         self.vectors.add(doc, vector)
         self.ids.append(row.id)
@@ -533,13 +541,17 @@ class Ranker:
     def _adjacency(self, index: _ScopeIndex) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """For every note, the live note written just before and just after it (-1: none).
 
-        Notes are neighbours when adjacent in insertion order and written within
-        `neighbour_gap_seconds` of each other: turns of one conversation, not two.
+        Notes are neighbours when adjacent in the order they were written (their ids) and
+        written within `neighbour_gap_seconds` of each other: turns of one conversation,
+        not two. The order written, not the index's, so a note held and released (added
+        again at the end of the index) keeps the neighbours a fresh index would give it.
         """
         n = len(index.ids)
         prev = np.full(n, -1, dtype=np.int64)
         nxt = np.full(n, -1, dtype=np.int64)
         live = np.flatnonzero(index.bm25.alive())
+        if not index.in_order:
+            live = live[np.argsort(index.numbers.view()[live], kind="stable")]
         if len(live) >= 2:
             times = index.times.view()[live]
             near = np.abs(np.diff(times)) <= self.config.neighbour_gap_seconds
