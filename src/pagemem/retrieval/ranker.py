@@ -20,13 +20,13 @@ import numpy.typing as npt
 from pagemem.guard.policy import TrustPolicy
 from pagemem.models import Message, Record, Scope
 from pagemem.retrieval.analysis import Analyzer
-from pagemem.retrieval.bm25 import BM25, Column, FloatArray
+from pagemem.retrieval.bm25 import FloatArray
 from pagemem.retrieval.config import Ranked, RetrievalConfig
 from pagemem.retrieval.embed import Embedder, Vectors
 from pagemem.retrieval.fusion import by_max, min_max, recency, reciprocal_rank, top, zscore
 from pagemem.retrieval.in_store import InStore
 from pagemem.retrieval.lexical import words
-from pagemem.retrieval.vectors import VectorSet
+from pagemem.retrieval.scope_index import ScopeIndex
 from pagemem.store.base import Collection, IndexRow, RecordFilter, Store, StoreSearch
 
 __all__ = ["Ranked", "Ranker", "RetrievalConfig"]
@@ -38,57 +38,6 @@ _SLACK = 0.001
 
 class _TooLargeError(Exception):
     """The scope is past the store-search threshold: it is searched in the store."""
-
-
-class _ScopeIndex:
-    """What ranking needs about every note of one scope, in insertion order."""
-
-    def __init__(self, config: RetrievalConfig, dim: int, trust: TrustPolicy) -> None:
-        self.bm25 = BM25(config.k1, config.b)
-        self.vectors = VectorSet(
-            dim,
-            ann_threshold=int(config.ann_threshold),
-            ann_candidates=int(config.ann_candidates),
-        )
-        self.trust = trust
-        self.ids: list[str] = []
-        self.position: dict[str, int] = {}
-        self.times = Column(np.float64)
-        self.valid_from = Column(np.float64)  # when each fact became true (POSIX seconds)
-        self.valid_to = Column(np.float64)  # when it stopped (inf: still true)
-        self.expired = Column(np.bool_)  # retired by pagemem: superseded or merged
-        self.weights = Column(np.float64)  # trust of each note: its origin and flags
-        self.speaker_codes = Column(np.int64)  # index into speaker_names, -1: none
-        self.speaker_names: dict[str, int] = {}
-        # the number of each id ("a12" -> 12): the order notes were written in, which
-        # neighbours follow; in_order while it ascends with position
-        self.numbers = Column(np.int64)
-        self.in_order = True
-        self.revision = -1
-
-    def add(self, row: IndexRow, analyzer: Analyzer, vector: Vectors | None) -> None:
-        number = int(row.id[1:]) if row.id[1:].isdigit() else 0
-        if len(self.ids) and number <= self.numbers.view()[-1]:
-            self.in_order = False
-        self.numbers.append(number)
-        doc = self.bm25.add(analyzer.terms(row.text))
-        self.vectors.add(doc, vector)
-        self.ids.append(row.id)
-        self.position[row.id] = doc
-        self.times.append(row.created_at)
-        self.valid_from.append(row.valid_from)
-        self.valid_to.append(row.valid_to)
-        self.expired.append(row.expired)
-        self.weights.append(self.trust.weight(row.origin, row.flags))
-        name = row.speaker.lower() if row.speaker else ""
-        code = self.speaker_names.setdefault(name, len(self.speaker_names)) if name else -1
-        self.speaker_codes.append(code)
-
-    def remove(self, record_id: str) -> None:
-        doc = self.position.pop(record_id, None)
-        if doc is not None:
-            self.bm25.remove(doc)
-            self.vectors.remove(doc)
 
 
 class Ranker:
@@ -106,7 +55,7 @@ class Ranker:
         self.trust = trust or TrustPolicy()
         self.embedder = embedder
         self.analyzer = Analyzer()
-        self._indexes: dict[tuple[Scope, Collection], _ScopeIndex] = {}
+        self._indexes: dict[tuple[Scope, Collection], ScopeIndex] = {}
         self._lock = threading.RLock()
         self.embedded = 0  # notes this ranker has embedded (stored vectors are reused)
         self.rebuilds = 0  # whole-scope index builds (first loads included)
@@ -120,14 +69,14 @@ class Ranker:
 
     # keeping indexes current
 
-    def _index(self, scope: Scope, collection: Collection) -> _ScopeIndex:
+    def _index(self, scope: Scope, collection: Collection) -> ScopeIndex:
         revision = self.store.revision(scope, collection)
         index = self._indexes.get((scope, collection))
         if index is not None and index.revision < revision:
             self._catch_up(scope, collection, index, revision)
         if index is None or index.revision != revision:
             self.rebuilds += 1
-            index = _ScopeIndex(self.config, self.embedder.dim if self.embedder else 1, self.trust)
+            index = ScopeIndex(self.config, self.embedder.dim if self.embedder else 1, self.trust)
             model = self.embedder.model_id if self.embedder else None
             after = 0
             limit = self._store_limit()
@@ -152,7 +101,7 @@ class Ranker:
         return index
 
     def _catch_up(
-        self, scope: Scope, collection: Collection, index: _ScopeIndex, revision: int
+        self, scope: Scope, collection: Collection, index: ScopeIndex, revision: int
     ) -> None:
         """Apply what other writers changed since the index was read, item by item from
         the store's change feed; leaves the index behind (so it is rebuilt) when the feed
@@ -207,7 +156,7 @@ class Ranker:
                 scope, collection, self.embedder.model_id, self.embedder.dim
             )
 
-    def _loaded(self, scope: Scope, collection: Collection) -> _ScopeIndex | None:
+    def _loaded(self, scope: Scope, collection: Collection) -> ScopeIndex | None:
         """The scope's in-memory index, or None when the store searches it."""
         if (scope, collection) in self._in_store:
             return None
@@ -512,7 +461,7 @@ class Ranker:
 
     @staticmethod
     def _valid(
-        index: _ScopeIndex, now: datetime | None, as_of: datetime | None
+        index: ScopeIndex, now: datetime | None, as_of: datetime | None
     ) -> npt.NDArray[np.bool_] | None:
         if not len(index.valid_from):
             return None
@@ -530,7 +479,7 @@ class Ranker:
         closed = expired & np.isinf(end)
         return np.asarray((start <= moment) & (moment < end) & ~closed, dtype=np.bool_)
 
-    def _recency(self, index: _ScopeIndex, now: datetime | None) -> FloatArray | float:
+    def _recency(self, index: ScopeIndex, now: datetime | None) -> FloatArray | float:
         return recency(
             index.times.view(),
             now,
@@ -538,7 +487,7 @@ class Ranker:
             self.config.recency_weight,
         )
 
-    def _adjacency(self, index: _ScopeIndex) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    def _adjacency(self, index: ScopeIndex) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """For every note, the live note written just before and just after it (-1: none).
 
         Notes are neighbours when adjacent in the order they were written (their ids) and
@@ -559,7 +508,7 @@ class Ranker:
             nxt[live[:-1]] = np.where(near, live[1:], -1)
         return prev, nxt
 
-    def _with_neighbours(self, index: _ScopeIndex, scores: FloatArray) -> FloatArray:
+    def _with_neighbours(self, index: ScopeIndex, scores: FloatArray) -> FloatArray:
         """Each note inherits a share of its neighbours' scores."""
         weight = self.config.neighbour_weight
         if weight <= 0 or len(scores) < 2:
@@ -569,7 +518,7 @@ class Ranker:
         out: FloatArray = (scores + weight * shared) * index.bm25.alive()
         return out
 
-    def _beside(self, index: _ScopeIndex, found: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    def _beside(self, index: ScopeIndex, found: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
         """Live notes next to a found one (they inherit a share of its score)."""
         if self.config.neighbour_weight <= 0 or len(found) < 2:
             return np.zeros(len(found), dtype=bool)
@@ -578,7 +527,7 @@ class Ranker:
         alive: npt.NDArray[np.bool_] = beside & index.bm25.alive()
         return alive
 
-    def _named_speaker(self, index: _ScopeIndex, query: str) -> str:
+    def _named_speaker(self, index: ScopeIndex, query: str) -> str:
         named = set(index.speaker_names).intersection(words(query))
         return next(iter(named)) if len(named) == 1 else ""
 
