@@ -61,8 +61,11 @@ def key(
                     click.echo(f"{k.id}  {k.tenant}  {created}  {state}  {k.label}")
                 return
             if revoke_key is not None:
-                owner = memory.tenant_for_api_key(revoke_key)
-                if tenant is not None and revoke_key.startswith("pm_") and owner != tenant:
+                if (
+                    tenant is not None
+                    and revoke_key.startswith("pm_")
+                    and memory.tenant_for_api_key(revoke_key) != tenant
+                ):
                     raise click.ClickException(f"no live key of tenant {tenant!r} matches")
                 memory.revoke_api_key(revoke_key)
                 click.echo("revoked")

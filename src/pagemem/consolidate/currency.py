@@ -91,8 +91,7 @@ def _folds(better: Record, other: Record, cosine: Cosine) -> bool:
     if similarity is not None and similarity < FOLD_COSINE:
         return False
     a, b = read(better.text), read(other.text)
-    denial = (a.denied & (b.content - b.denied)) | (b.denied & (a.content - a.denied))
-    if denial or not subjects_agree(a, b) or conflict(a, b):
+    if _denies(a, b) or not subjects_agree(a, b) or conflict(a, b):
         return False
     relation = relate(a, b, similarity).kind
     if relation == "same":
@@ -185,13 +184,13 @@ def _spread(hits: list[Hit], cosine: Cosine) -> list[Hit]:
     placed: list[Hit] = []
     for hit in hits:
         record = hit.record
-        said = sum(
-            1
-            for other in placed
-            if record.kind != "episodic"
-            and other.record.kind != "episodic"
-            and _same_fact(other.record, record, cosine)
-        )
+        said = 0
+        if record.kind != "episodic":
+            said = sum(
+                1
+                for other in placed
+                if other.record.kind != "episodic" and _same_fact(other.record, record, cosine)
+            )
         if said < PER_FACT:
             placed.append(hit)
     return placed
@@ -204,12 +203,16 @@ def _same_fact(a: Record, b: Record, cosine: Cosine) -> bool:
     x, y = read(a.text), read(b.text)
     if similarity < SAME_FACT_COSINE and len(x.values & y.values) < 2:
         return False
-    flipped = (x.denied & (y.content - y.denied)) | (y.denied & (x.content - x.denied))
     added = x.addition or y.addition  # "also allergic to shellfish" is another fact
     # about the same one: the same subject, or a value both name ("my dog's called
     # Waffles" and "took my corgi Waffles to the park")
     about = subjects_agree(x, y) or bool(x.values & y.values)
-    return about and not flipped and not added and not conflict(x, y)
+    return about and not _denies(x, y) and not added and not conflict(x, y)
+
+
+def _denies(a: Statement, b: Statement) -> bool:
+    """Does one note deny a word the other says ("vegetarian" / "not vegetarian")?"""
+    return bool((a.denied & (b.content - b.denied)) | (b.denied & (a.content - a.denied)))
 
 
 def _when(record: Record) -> tuple[datetime, int]:

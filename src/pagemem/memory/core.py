@@ -48,7 +48,9 @@ def _hash_key(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
-_KEY_ID = "k"  # + the first 10 hex digits of the key's hash
+def _key_id(key_hash: str) -> str:
+    """A key's short id: "k" and the first 10 hex digits of its hash."""
+    return "k" + key_hash[:10]
 
 
 def _shown(key: object) -> str:
@@ -152,7 +154,7 @@ class Memory:
     def api_keys(self, *, tenant: str | None = None) -> list[ApiKeyInfo]:
         """Every key (revoked ones too), oldest first, by its short id: never the key."""
         return [
-            ApiKeyInfo(_KEY_ID + k.key_hash[:10], k.tenant, k.label, k.created_at, k.revoked_at)
+            ApiKeyInfo(_key_id(k.key_hash), k.tenant, k.label, k.created_at, k.revoked_at)
             for k in self.store.api_keys()
             if tenant is None or k.tenant == tenant
         ]
@@ -163,11 +165,7 @@ class Memory:
         if isinstance(key, str) and key.startswith("pm_"):
             key_hash = _hash_key(key)
         else:
-            found = [
-                k.key_hash
-                for k in self.store.api_keys()
-                if isinstance(key, str) and _KEY_ID + k.key_hash[:10] == key
-            ]
+            found = [k.key_hash for k in self.store.api_keys() if _key_id(k.key_hash) == key]
             key_hash = found[0] if len(found) == 1 else ""
         if not key_hash or not self.store.revoke_api_key(key_hash, at=self.now()):
             raise NotFoundError(f"no live key matches {_shown(key)}")

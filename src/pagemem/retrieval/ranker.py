@@ -32,6 +32,7 @@ from pagemem.store.base import Collection, IndexRow, RecordFilter, Store, StoreS
 __all__ = ["Ranked", "Ranker", "RetrievalConfig"]
 
 _PAGE = 10_000
+Neighbours = npt.NDArray[np.int64]  # per note, the position of a neighbour (-1: none)
 # Times read back from SQLite (julianday arithmetic) can be off by tens of microseconds.
 _SLACK = 0.001
 
@@ -106,7 +107,7 @@ class Ranker:
         """Apply what other writers changed since the index was read, item by item from
         the store's change feed; leaves the index behind (so it is rebuilt) when the feed
         cannot tell."""
-        changed = self.store.changes(scope, collection, index.revision)
+        changed = self.store.changes(scope, collection, index.revision, revision)
         if changed is None:
             return
         ids = list(dict.fromkeys(changed))
@@ -402,14 +403,14 @@ class Ranker:
             if not index.bm25.live or (not terms and self.embedder is None):
                 return []
             lexical = index.bm25.scores(terms)
+            prev, nxt = self._adjacency(index)  # once: context, sharing and candidates use it
             if self.config.context_weight > 0:
-                prev, nxt = self._adjacency(index)
                 context = index.bm25.context_scores(terms, prev, nxt)
                 lexical = lexical + self.config.context_weight * context
             alive = index.bm25.alive()
             candidates = alive & (lexical > 0)
             early = self.config.neighbour_lexical > 0
-            scores = by_max(self._with_neighbours(index, lexical) if early else lexical)
+            scores = by_max(self._with_neighbours(index, lexical, prev, nxt) if early else lexical)
             if self.embedder is not None and len(index.vectors):
                 scale = zscore if self.config.zscore > 0 else min_max
                 query_vector = self.embedder.embed([query], role="query")[0]
@@ -430,8 +431,8 @@ class Ranker:
                 floor = self.config.min_cosine if candidates.any() else self.config.alone_cosine
                 candidates = candidates | (scored & (plain >= floor))
             if not early:
-                scores = self._with_neighbours(index, scores)
-                candidates = candidates | self._beside(index, candidates)
+                scores = self._with_neighbours(index, scores, prev, nxt)
+                candidates = candidates | self._beside(index, candidates, prev, nxt)
             speaker = self._named_speaker(index, query)
             named: npt.NDArray[np.bool_] | None = None
             if speaker:
@@ -487,7 +488,7 @@ class Ranker:
             self.config.recency_weight,
         )
 
-    def _adjacency(self, index: ScopeIndex) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    def _adjacency(self, index: ScopeIndex) -> tuple[Neighbours, Neighbours]:
         """For every note, the live note written just before and just after it (-1: none).
 
         Notes are neighbours when adjacent in the order they were written (their ids) and
@@ -508,21 +509,23 @@ class Ranker:
             nxt[live[:-1]] = np.where(near, live[1:], -1)
         return prev, nxt
 
-    def _with_neighbours(self, index: ScopeIndex, scores: FloatArray) -> FloatArray:
+    def _with_neighbours(
+        self, index: ScopeIndex, scores: FloatArray, prev: Neighbours, nxt: Neighbours
+    ) -> FloatArray:
         """Each note inherits a share of its neighbours' scores."""
         weight = self.config.neighbour_weight
         if weight <= 0 or len(scores) < 2:
             return scores
-        prev, nxt = self._adjacency(index)
         shared = np.where(prev >= 0, scores[prev], 0.0) + np.where(nxt >= 0, scores[nxt], 0.0)
         out: FloatArray = (scores + weight * shared) * index.bm25.alive()
         return out
 
-    def _beside(self, index: ScopeIndex, found: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    def _beside(
+        self, index: ScopeIndex, found: npt.NDArray[np.bool_], prev: Neighbours, nxt: Neighbours
+    ) -> npt.NDArray[np.bool_]:
         """Live notes next to a found one (they inherit a share of its score)."""
         if self.config.neighbour_weight <= 0 or len(found) < 2:
             return np.zeros(len(found), dtype=bool)
-        prev, nxt = self._adjacency(index)
         beside = np.where(prev >= 0, found[prev], False) | np.where(nxt >= 0, found[nxt], False)
         alive: npt.NDArray[np.bool_] = beside & index.bm25.alive()
         return alive

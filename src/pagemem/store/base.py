@@ -230,10 +230,13 @@ class Store(Protocol):
         collection: Collection = "records",
     ) -> None: ...
 
-    def changes(self, scope: Scope, collection: Collection, after: int) -> list[str] | None:
-        """The change feed: the id of the item each revision step after `after` changed,
-        in order; None when the feed cannot tell (trimmed, or a step that changed the
-        whole scope, such as forget or restore): then the reader rebuilds."""
+    def changes(
+        self, scope: Scope, collection: Collection, after: int, until: int
+    ) -> list[str] | None:
+        """The change feed: the id of the item each revision step after `after` up to
+        `until` (a revision the caller read) changed, in order; None when the feed cannot
+        tell (trimmed, or a step that changed the whole scope, such as forget or
+        restore): then the reader rebuilds."""
         ...
 
     def revision(self, scope: Scope, collection: Collection = "records") -> int:

@@ -182,17 +182,18 @@ class PostgresStore(SearchMixin, FactsMixin, AdminMixin, JobsMixin):
                 [(model_id, vector_param(blob), *key(scope), item) for item, blob in vectors],
             )
 
-    def changes(self, scope: Scope, collection: Collection, after: int) -> list[str] | None:
-        current = self.revision(scope, collection)
-        if current - after > CHANGES_KEPT or current < after:
+    def changes(
+        self, scope: Scope, collection: Collection, after: int, until: int
+    ) -> list[str] | None:
+        if until - after > CHANGES_KEPT or until < after:
             return None
         rows = self._read(
             scope,
             f"SELECT seq, item_id FROM changes WHERE {SCOPE_SQL} AND collection = %s "
             "AND seq > %s AND seq <= %s ORDER BY seq",
-            (*key(scope), collection, after, current),
+            (*key(scope), collection, after, until),
         )
-        if [int(row["seq"]) for row in rows] != list(range(after + 1, current + 1)):
+        if [int(row["seq"]) for row in rows] != list(range(after + 1, until + 1)):
             return None
         return [str(row["item_id"]) for row in rows]
 

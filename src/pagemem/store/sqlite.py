@@ -182,18 +182,17 @@ class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, SQLiteBase):
         rows = self._read(f"SELECT {column} FROM scopes WHERE {_SCOPE_SQL}", _key(scope))
         return int(rows[0][0]) if rows else 0
 
-    def changes(self, scope: Scope, collection: Collection, after: int) -> list[str] | None:
-        """The items changed by each revision step after `after`, in order; None when
-        the feed cannot tell (trimmed, or a step that changed everything)."""
-        current = self.revision(scope, collection)
-        if current - after > CHANGES_KEPT or current < after:
+    def changes(
+        self, scope: Scope, collection: Collection, after: int, until: int
+    ) -> list[str] | None:
+        if until - after > CHANGES_KEPT or until < after:
             return None
         rows = self._read(
             f"SELECT seq, item_id FROM changes WHERE {_SCOPE_SQL} AND collection = ? "
             "AND seq > ? AND seq <= ? ORDER BY seq",
-            (*_key(scope), collection, after, current),
+            (*_key(scope), collection, after, until),
         )
-        if [row[0] for row in rows] != list(range(after + 1, current + 1)):
+        if [row[0] for row in rows] != list(range(after + 1, until + 1)):
             return None
         return [str(row[1]) for row in rows]
 
