@@ -3,6 +3,7 @@ are never merged away, changes close, uncertain changes are ranked and marked.""
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime
 
 import pytest
@@ -337,3 +338,57 @@ def test_the_shipped_scenarios_load_and_are_split() -> None:
     dev_styles = {s.style for s in scenarios if s.split == "dev"}
     test_styles = {s.style for s in scenarios if s.split == "test"}
     assert not dev_styles & test_styles  # split by writing style, not at random
+
+
+def test_a_closed_note_that_matches_brings_in_the_fact_that_closed_it(db_target: str) -> None:
+    # words alone, so the newer note (no word of the question) is found only through
+    # the note it closed
+    # (written months apart, so none shares its neighbour's words)
+    clock = {"now": at(2022, 1)}
+    memory = Memory(db_target, clock=lambda: clock["now"], embedder=None)
+    me = memory.scope("acme", "priya")
+    old = me.archive.insert("Home city: Leeds.", key="user.city")
+    clock["now"] = at(2024, 1)
+    other = me.archive.insert("The home gym opens early.")
+    clock["now"] = at(2025, 1)
+    new = me.archive.insert("Moved house last month; York from now on.", key="user.city")
+    clock["now"] = NOW
+    assert me.archive.get(old).superseded_by == new
+    hits = me.archive.search("which city is home?", k=5)
+    ids = [h.record.id for h in hits]
+    assert old not in ids  # the closed note is not shown...
+    assert new in ids  # ...the note that closed it is, after what matched directly
+    assert ids.index(other) < ids.index(new)
+    assert f"matched {old}" in hits[ids.index(new)].explain
+    assert all(a.score >= b.score for a, b in itertools.pairwise(hits))
+    # what was true then is unchanged
+    assert [h.record.id for h in me.archive.search("home city", k=5, as_of=at(2023, 1))] == [old]
+    # a filter the successor fails, or a hold on it, keeps it out
+    assert new not in {h.record.id for h in me.archive.search("home city", tags=["x"])}
+    me.archive.hold(new)
+    assert new not in {h.record.id for h in me.archive.search("which city is home?")}
+    memory.close()
+
+
+def test_one_fact_said_by_several_voices_and_shapes_is_still_capped(db_target: str) -> None:
+    memory = Memory(db_target, clock=lambda: NOW)
+    me = memory.scope("acme", "priya")
+    said = [
+        me.archive.insert(text, valid_from=at(2024, month))
+        for month, text in enumerate(
+            [
+                "I'm allergic to sesame, just so you know",
+                "can't have sesame, my throat closes up",  # a denial-shaped restatement
+                "my husband Tom keeps forgetting my sesame allergy",  # another subject
+                "reminder before we book the Lebanese place: I'm allergic to sesame",
+            ],
+            start=1,
+        )
+    ]
+    others = [me.archive.insert(t) for t in ("I work at the library.", "Cat: Tigger.")]
+    hits = me.archive.search("do I have any food allergies?", k=5)
+    shown = {h.record.id for h in hits}
+    assert 1 <= len(shown & set(said)) <= 2
+    assert all(me.archive.get(i).text for i in said)  # the rest stored, only not shown
+    assert others  # (fillers, present so the cap is what limits the fact)
+    memory.close()

@@ -190,3 +190,23 @@ def test_similar_facts_in_the_store_are_the_nearest_that_share_a_word(postgres_u
     assert all(any(w in t.lower() for w in ("priya", "dog", "miso")) for t in texts)
     assert memory.ranker.similar(me.scope, "zzz qqq", 3) == []  # no shared word: none
     memory.close()
+
+
+def test_the_database_search_brings_in_what_closed_a_matching_fact(postgres_url: str) -> None:
+    memory = Memory(
+        postgres_url,
+        clock=CLOCK,
+        embedder=None,
+        retrieval=RetrievalConfig(store_search_threshold=1),
+    )
+    me = memory.scope("acme", "closed")
+    old = me.archive.insert("Home city: Leeds.", key="user.city")
+    me.archive.insert("The home gym opens early.")
+    new = me.archive.insert("Moved house last month; York from now on.", key="user.city")
+    hits = me.archive.search("which city is home?", k=5)
+    assert (me.scope, "records") in memory.ranker._in_store
+    ids = [h.record.id for h in hits]
+    assert old not in ids
+    assert new in ids
+    assert f"matched {old}" in hits[ids.index(new)].explain
+    memory.close()

@@ -26,7 +26,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from pagemem.consolidate.relation import CONFLICT_COSINE, conflict, relate, subjects_agree
+from pagemem.consolidate.relation import (
+    CONFLICT_COSINE,
+    conflict,
+    conflict_kinds,
+    relate,
+    subjects_agree,
+)
 from pagemem.consolidate.statement import Statement, only, read
 from pagemem.models import Hit, Record
 
@@ -43,6 +49,7 @@ LOOSE_COSINE = 0.35
 # Notes this close (or sharing two values, a name and an age), with no value against
 # each other, count as one fact for the cap.
 SAME_FACT_COSINE = 0.5
+SHARED_FACT_COSINE = 0.4  # ...or this close and sharing a word
 PER_FACT = 2  # places of the k one fact may fill
 
 Cosine = Callable[[str, str], float | None]
@@ -123,9 +130,14 @@ def _order(hits: list[Hit], newer: Mapping[str, Record], cosine: Cosine) -> list
             a, b = hits[i].record, hits[j].record
             old, new = (a, b) if _earlier(a, b) else (b, a)
             similarity = cosine(old.id, new.id)
-            if (old.id, new.id) in linked or (
-                (similarity is None or similarity >= CONFLICT_COSINE)
-                and relate(read(old.text), read(new.text), similarity).kind in ("change", "maybe")
+            if (
+                (old.id, new.id) in linked
+                or _siblings(old, new)
+                or (
+                    (similarity is None or similarity >= CONFLICT_COSINE)
+                    and relate(read(old.text), read(new.text), similarity).kind
+                    in ("change", "maybe")
+                )
             ):
                 competing.join(i, j)
                 near.join(i, j)
@@ -146,6 +158,18 @@ def _order(hits: list[Hit], newer: Mapping[str, Record], cosine: Cosine) -> list
                 hit = replace(hit, flags=(*hit.flags, flag))
             out[place] = hit
     return out
+
+
+def _siblings(a: Record, b: Record) -> bool:
+    """Were both written as newer values of one fact (each a change of it, or a possible
+    one)? Then they compete with each other too."""
+    changes = ("kept-both", "superseded")
+    return (
+        a.consolidation in changes
+        and b.consolidation in changes
+        and a.consolidated_with is not None
+        and a.consolidated_with == b.consolidated_with
+    )
 
 
 class _Groups:
@@ -201,13 +225,26 @@ def _same_fact(a: Record, b: Record, cosine: Cosine) -> bool:
     if similarity is None:
         return False
     x, y = read(a.text), read(b.text)
-    if similarity < SAME_FACT_COSINE and len(x.values & y.values) < 2:
+    shared = (x.content & y.content) - x.subjects - y.subjects  # a word beyond who
+    close = similarity >= SAME_FACT_COSINE or (similarity >= SHARED_FACT_COSINE and bool(shared))
+    if not close and len(x.values & y.values) < 2:
         return False
-    added = x.addition or y.addition  # "also allergic to shellfish" is another fact
-    # about the same one: the same subject, or a value both name ("my dog's called
-    # Waffles" and "took my corgi Waffles to the park")
-    about = subjects_agree(x, y) or bool(x.values & y.values)
-    return about and not _denies(x, y) and not added and not conflict(x, y)
+    if x.addition or y.addition:  # "also allergic to shellfish" is another fact
+        return False
+    against = conflict_kinds(x, y)
+    if len({v for v in x.values & y.values if x.kinds[v] != "name"}) >= 2:
+        # two notes that agree on two numbers, times or codes ("ES 9031, 08:01") are one
+        # booking however they name the place ("Paris", "Gare du Nord")
+        against.discard("name")
+    if against:
+        return False
+    # about the same one: the same subject, or a word both say ("my dog's called Waffles"
+    # and "took my corgi Waffles to the park"; "I'm allergic to shellfish" and "my
+    # partner keeps forgetting my shellfish allergy")
+    if not (subjects_agree(x, y) or shared):
+        return False
+    old, new = (x, y) if _earlier(a, b) else (y, x)
+    return relate(old, new, similarity).kind != "change"
 
 
 def _denies(a: Statement, b: Statement) -> bool:

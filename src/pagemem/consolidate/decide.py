@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from pagemem.consolidate.relation import CONFLICT_COSINE, relate
+from pagemem.consolidate.relation import CONFLICT_COSINE, relate, stops_a_value
 from pagemem.consolidate.statement import read
 from pagemem.models import Record
 
@@ -85,9 +85,12 @@ class Consolidator:
         maybe: list[tuple[float, str, str]] = []
         for position, record in enumerate(candidates):
             cosine = cosines[position] if cosines is not None else None
-            if cosine is not None and cosine < CONFLICT_COSINE:
-                continue  # too far apart in meaning for any relation but "distinct"
-            relation = relate(read(record.text), new, cosine)
+            old = read(record.text)
+            # too far apart in meaning for any relation but "distinct", unless the new
+            # note stops a value the old one holds ("the 19 June slot was cancelled")
+            if cosine is not None and cosine < CONFLICT_COSINE and not stops_a_value(old, new):
+                continue
+            relation = relate(old, new, cosine)
             if relation.kind == "same":
                 return Decision("restate", (record.id,), f"restates {record.id}")
             if relation.kind == "change":

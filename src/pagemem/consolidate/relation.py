@@ -27,7 +27,7 @@ from typing import Literal
 
 from pagemem.consolidate.statement import Statement, only, read
 
-__all__ = ["Relation", "relate", "subjects_agree"]
+__all__ = ["Relation", "relate", "stops_a_value", "subjects_agree"]
 
 Kind = Literal["same", "change", "maybe", "distinct"]
 
@@ -98,8 +98,18 @@ def _relate(old_text: str, new_text: str, band: int | None) -> Relation:
     return _rules(read(old_text), read(new_text), cosine)
 
 
+def stops_a_value(old: Statement, new: Statement) -> bool:
+    """Does `new` stop a number, date, time or code `old` asserts ("VFS cancelled the 19
+    June slot" after "biometrics now 19 June"), whoever it says did it (people named by
+    a role stay apart: "my sister's 19 June flight was cancelled" is hers)?"""
+    if not new.stopping or any(":" in s for s in old.subjects | new.subjects):
+        return False
+    stopped = (new.denied - old.denied) & old.values
+    return any(old.kinds[v] != "name" for v in stopped)
+
+
 def _rules(old: Statement, new: Statement, cosine: float | None) -> Relation:
-    if not subjects_agree(old, new):
+    if not subjects_agree(old, new) and not stops_a_value(old, new):
         return Relation("distinct", "different subjects")
     gone, added = only(old, new), only(new, old)
     unchanged = not gone and not added and old.values == new.values
@@ -142,6 +152,8 @@ def _rules(old: Statement, new: Statement, cosine: float | None) -> Relation:
         close = bool(kinds) or overlap >= MAYBE_OVERLAP
     if close and kinds and new.changing and cosine is not None:  # "moved to Austin"
         return Relation("change", f"says it changed: {', '.join(sorted(gone & old.values))}")
-    if close:
+    if close and (kinds or new.changing):
         return Relation("maybe", f"{', '.join(sorted(gone))} -> {', '.join(sorted(added))}")
+    if close:  # other words, no value against a value, no word of change: said again
+        return Relation("distinct", "other words, no value against another")
     return Relation("distinct", "different values, different frames")

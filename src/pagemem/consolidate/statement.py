@@ -33,6 +33,11 @@ _TOKEN = re.compile(
     r"|(?P<end>[.!?;:\n])",
     re.IGNORECASE,
 )
+# A capitalised word after a word in the same sentence: part of a name.
+# (Not a word in capitals: "we adopted ANOTHER one" is emphasis.)
+_NAME_INSIDE = re.compile(
+    r"(?<=[^\s.!?:;] )['\"\u2018\u201c]?(?!I\b)[A-Z](?:[a-z\u00e0-\u00ff][\w'\u2019-]*)?\b"
+)
 _CLITIC = re.compile(r"(?i)(n't|'s|'m|'re|'ve|'d|'ll)$")
 
 _NUMBER_WORDS = {
@@ -44,6 +49,14 @@ _NUMBER_WORDS = {
     "hundred": "100", "dozen": "12", "half": "0.5", "noon": "12:00", "midnight": "0:00",
     "once": "1x", "twice": "2x",
 }  # fmt: skip
+# Number words that build one number with the next ("four thousand", "twenty-five").
+_UNITS = {
+    w: int(v) for w, v in _NUMBER_WORDS.items() if v.isdigit() and w not in ("dozen", "hundred")
+}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+# Day abbreviations that are everyday words too ("sat down", "the sun", "they wed").
+_PLAIN_DAYS = {"sat", "sun", "wed", "mon", "thur"}
+_DAY_CUES = {"on", "this", "next", "last", "every", "til", "till", "until", "by", "from", "to"}
 _MONTHS = {
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
@@ -205,6 +218,49 @@ def _number(raw: str) -> str:
     return digits.lstrip("0") or "0" if digits.isdigit() else digits
 
 
+def _number_words(tokens: list[_Token], i: int) -> tuple[str, int] | None:
+    """The number a run of number words starting at `i` says ("four thousand", "two
+    hundred and fifty", "twenty-five"), and how many tokens it takes; None for one word."""
+    total, current, used, end = 0, 0, 0, i
+    for j in range(i, len(tokens)):
+        low = tokens[j].low
+        parts = low.split("-")
+        if tokens[j].kind != "word":
+            break
+        if low == "and" and used and j + 1 < len(tokens) and tokens[j + 1].low in _UNITS:
+            continue
+        if all(part in _UNITS for part in parts):
+            added = sum(_UNITS[part] for part in parts)
+            tens = current % 100
+            if used and not (tens == 0 or (tens >= 20 and tens % 10 == 0 and added < 10)):
+                break  # "one two three" is three numbers, not six
+            current += added
+        elif low in _SCALES and used:
+            scale = _SCALES[low]
+            if scale == 100:
+                current = max(current, 1) * 100
+            else:
+                total, current = total + max(current, 1) * scale, 0
+        else:
+            break
+        used, end = used + 1, j + 1
+    if used == 0 or (used == 1 and "-" not in tokens[i].low):
+        return None
+    return str(total + current), end - i
+
+
+def _letter(tokens: list[_Token], i: int) -> bool:
+    """A capital letter on its own that names something ("row D", "Plan B", "vitamin
+    D"), not the word "I" or the article "A"."""
+    token = tokens[i]
+    if len(token.raw) != 1 or not token.raw.isupper() or token.raw == "I":
+        return False
+    if token.raw != "A":
+        return True
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    return not token.initial and (nxt is None or nxt.kind != "word")
+
+
 def _is_name(tokens: list[_Token], i: int) -> bool:
     token = tokens[i]
     if token.kind != "word" or not token.raw[:1].isupper() or token.low in STOP_WORDS:
@@ -213,6 +269,8 @@ def _is_name(tokens: list[_Token], i: int) -> bool:
         return False
     if not token.initial:
         return True
+    if token.low.endswith(("ing", "ed")):  # "Insuring Grandad's fiddle": a verb
+        return False
     # First word of a sentence: a name only when it is marked as one (possessive,
     # another capitalised word next, or written capitalised elsewhere in the note).
     nxt = tokens[i + 1] if i + 1 < len(tokens) else None
@@ -239,9 +297,12 @@ def read(text: str) -> Statement:
     denied: set[str] = set()
     negate_next = False
     words = [t.low for t in tokens]
+    skip_to = 0
     for i, token in enumerate(tokens):
         if token.kind == "end":
             negate_next = False
+            continue
+        if i < skip_to:  # the rest of a run of number words, read with its first
             continue
         low = token.low
         prev = words[i - 1] if i else ""
@@ -254,17 +315,26 @@ def read(text: str) -> Statement:
             value, kind = _number(token.raw), "number"
         elif token.kind == "code":
             value, kind = low.rstrip("."), "code"
+        elif (run := _number_words(tokens, i)) is not None:
+            (value, taken), kind = run, "number"
+            skip_to = i + taken
         elif low in _NUMBER_WORDS and not (low == "one" and nxt in ("of", "more")):
             value, kind = _NUMBER_WORDS[low], "number"
         elif low in _MONTHS and (token.raw[:1].isupper() or low != "may") and low != "march":
             value, kind = low[:3], "date"
         elif low == "march" and (token.raw[0].isupper() or nxt.isdigit() or prev.isdigit()):
             value, kind = "mar", "date"
-        elif low in _DAYS:
-            value, kind = low[:3], "date"
+        elif low in _DAYS and (
+            low not in _PLAIN_DAYS
+            or token.raw[:1].isupper()
+            or prev in _DAY_CUES
+            or nxt[:1].isdigit()
+        ):
+            value, kind = (low.rstrip("s"), "date") if low.startswith("week") else (low[:3], "date")
         elif (
             any(ch.isdigit() for ch in low)
             or (len(token.raw) > 1 and token.raw.isupper())
+            or _letter(tokens, i)
             or token.raw in ("+", "-")
             or low in ("a+", "a-", "b+", "b-", "ab+", "ab-", "o+", "o-")
         ):
@@ -293,11 +363,12 @@ def read(text: str) -> Statement:
         if negate_next:
             denied.add(stem)
             negate_next = False
-    lowered = text.lower()
+    # the marker words below say nothing inside a name ("a 'New Dawn' rose")
+    lowered = _NAME_INSIDE.sub(" ", text).lower()
     addition = bool(
         re.search(
             r"\b(?:also|another|additionally|as well|in addition|besides|a second|one more)\b"
-            r"|,?\s+too\b[.!]?",
+            r"|,?\s+too\b(?=\s*(?:[.!?,;:)]|$))",
             lowered,
         )
     )

@@ -12,10 +12,14 @@ The scenarios (eval/data/facts-*.jsonl) come in four families:
 
 They were written in deliberately varied styles and split by style and topic before
 any tuning: `dev` (terse, chatty and third-person notes about homes, jobs, contacts,
-pets, food, travel, family) and `test` (corrections, long-winded notes and assistant
-logs about health, schedules, vehicles, hobbies, subscriptions and settings; key-value
-notes, emails and mixed-person notes about money, courses, projects, households,
-friends and shopping), each family of `test` by another author. Tune on dev only.
+pets, food, travel, family; and, by an author who saw neither the rules nor the other
+sets, voice transcripts, bullet notes, text messages, diaries, CRM records and
+non-native English about sport, gardening, school, medicine, bills, music, documents,
+vehicles, work tools and neighbours) and `test` (corrections, long-winded notes and
+assistant logs about health, schedules, vehicles, hobbies, subscriptions and settings;
+key-value notes, emails and mixed-person notes about money, courses, projects,
+households, friends and shopping), each family of `test` by another author. Tune on
+dev only.
 
 With a `judge` (any `Chat`), an `LLMJudge` makes the write-time decisions instead of
 the rules. `answer_key(scenarios)` is a scripted model that answers the judge's

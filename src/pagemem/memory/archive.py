@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["Archive", "Version"]
 
 _CANDIDATES = 8  # facts a new note is weighed against
+_CHAIN = 16  # successors followed from a closed note to the current fact
 _KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:\-]{0,127}$")
 
 
@@ -349,10 +350,14 @@ class Archive:
         k = positive(k, "k", MAX_K)
         when = aware(as_of, "as_of")
         ranker = self._owner.memory.ranker
-        # room for restatements the read side folds away
+        now = self._owner.memory.now()
+        # room for restatements the read side folds away; a note closed or restated
+        # since still matches in its own words, and brings in the fact that closed it
+        # (a change worded unlike the question)
         ranked = ranker.search(
-            scope, query, k + SPARE, allowed=allowed, now=self._owner.memory.now(), as_of=when
-        )
+            scope, query, k + SPARE, allowed=allowed, now=now, as_of=when,
+            retired=when is None,
+        )  # fmt: skip
         records = {r.id: r for r in self._store.get_records(scope, [r.id for r in ranked])}
         # A record deleted or held by another process since the index was read is skipped.
         hits = [
@@ -360,6 +365,8 @@ class Archive:
             for r in ranked
             if r.id in records and not records[r.id].quarantined
         ]
+        if when is None:
+            hits = self._successors(hits, now, allowed)
         facts = [h.record.id for h in hits[: k + SPARE] if h.record.kind != "episodic"]
         # of the notes kept beside each fact as possibly newer values, the newest
         newer: dict[str, Record] = {}
@@ -371,6 +378,43 @@ class Archive:
                 newer[old] = record
         cosine = ranker.cosines(scope, [*facts, *(r.id for r in newer.values())])
         return arrange(hits, k, newer=newer, cosine=cosine, as_of=when)
+
+    def _successors(self, hits: list[Hit], now: datetime, allowed: set[str] | None) -> list[Hit]:
+        """The current hits, then the current fact that closed or restated each hit that
+        is no longer one (followed down a chain of changes), if not found already.
+
+        After the direct hits, not in the closed note's place: when a later change was
+        missed, the fact that closed an old note may itself be out of date, and must not
+        outrank what the question found directly (the read side still puts it first
+        when it competes with another hit)."""
+        scope = self._owner.scope
+        direct: list[Hit] = []
+        closed: list[tuple[Hit, Record]] = []
+        for hit in hits:
+            record, seen = hit.record, {hit.record.id}
+            while not record.valid_at(now) and record.superseded_by and len(seen) < _CHAIN:
+                found = self._store.get_record(scope, record.superseded_by)
+                if found is None or found.id in seen:
+                    break
+                record = found
+                seen.add(record.id)
+            if not record.valid_at(now) or record.quarantined:
+                continue
+            if allowed is not None and record.id not in allowed:
+                continue
+            if record.id == hit.record.id:
+                direct.append(hit)
+            else:
+                closed.append((hit, record))
+        placed = {hit.record.id for hit in direct}
+        floor = direct[-1].score if direct else None
+        for hit, record in closed:
+            if record.id not in placed:
+                placed.add(record.id)
+                score = hit.score if floor is None else min(hit.score, floor)
+                explain = f"{hit.explain}; matched {hit.record.id}, which it closed or restated"
+                direct.append(Hit(record, score, record.flags, explain))
+        return direct
 
     def delete(self, record_id: str, *, actor: str = "user") -> None:
         """Remove a note from the table and the text index; history keeps a tombstone."""

@@ -46,6 +46,7 @@ class InStore:
         as_of: datetime | None,
         only: set[str] | None = None,
         sharing_words: bool = False,
+        retired: bool = False,
     ) -> tuple[list[Candidate], Vectors | None]:
         vector = self.embedder.embed([text], role=role)[0] if self.embedder else None
         found = self.store.search_in_store(
@@ -59,6 +60,7 @@ class InStore:
             as_of=as_of,
             only=None if only is None else sorted(only),
             sharing_words=sharing_words,
+            retired=retired,
         )
         return found, vector
 
@@ -71,6 +73,7 @@ class InStore:
         allowed: set[str] | None,
         now: datetime | None,
         as_of: datetime | None,
+        retired: bool = False,
     ) -> list[Ranked]:
         """The same fusion as in memory over the store's candidates: BM25-like text rank
         scaled by its best, cosine min-max scaled, mixed by `lexical_weight`, then origin
@@ -79,7 +82,9 @@ class InStore:
         depth = max(4 * k + 50, int(self.config.ann_candidates) // 5)
         if allowed is not None and not allowed:
             return []
-        found, _ = self._candidates(scope, query, "query", collection, depth, now, as_of, allowed)
+        found, _ = self._candidates(
+            scope, query, "query", collection, depth, now, as_of, allowed, retired=retired
+        )
         if not found:
             return []
         lexical = by_max(np.asarray([c.lexical for c in found], dtype=np.float64))

@@ -389,17 +389,20 @@ class Ranker:
         allowed: set[str] | None = None,
         now: datetime | None = None,
         as_of: datetime | None = None,
+        retired: bool = False,
     ) -> list[Ranked]:
         """The k best items for the query; `allowed` restricts them to these ids.
 
         Archival notes are facts with a valid time: by default only those true `now`
-        (and not retired) compete; with `as_of`, those that were true then.
+        (and not retired) compete; with `as_of`, those that were true then; with
+        `retired`, notes a later one closed or restated compete too (the caller shows
+        what closed them instead).
         """
         terms = self.analyzer.query(query)
         with self._lock:
             index = self._loaded(scope, collection)
             if index is None:
-                return self._db().search(scope, query, k, collection, allowed, now, as_of)
+                return self._db().search(scope, query, k, collection, allowed, now, as_of, retired)
             if not index.bm25.live or (not terms and self.embedder is None):
                 return []
             lexical = index.bm25.scores(terms)
@@ -440,7 +443,7 @@ class Ranker:
                 scores = scores * np.where(named, 1.0 + self.config.speaker_boost, 1.0)
             scores = scores * index.weights.view() * self._recency(index, now)
             ids = list(index.ids)
-            valid = self._valid(index, now, as_of) if collection == "records" else None
+            valid = self._valid(index, now, as_of, retired) if collection == "records" else None
         if valid is not None:
             candidates = candidates & valid
         if allowed is not None:
@@ -462,12 +465,18 @@ class Ranker:
 
     @staticmethod
     def _valid(
-        index: ScopeIndex, now: datetime | None, as_of: datetime | None
+        index: ScopeIndex, now: datetime | None, as_of: datetime | None, retired: bool = False
     ) -> npt.NDArray[np.bool_] | None:
         if not len(index.valid_from):
             return None
         start, end = index.valid_from.view() - _SLACK, index.valid_to.view()
         expired: npt.NDArray[np.bool_] = index.expired.view()
+        # A merged copy (expired with no end of validity) was never a fact of its own.
+        merged = expired & np.isinf(end)
+        if as_of is None and retired:  # every note that was ever a fact, or said one
+            if now is None:
+                return None
+            return np.asarray(start <= now.timestamp(), dtype=np.bool_)
         if as_of is None:
             if now is None:
                 current: npt.NDArray[np.bool_] = ~expired
@@ -475,10 +484,8 @@ class Ranker:
             moment = now.timestamp()
             return np.asarray((start <= moment) & (moment < end) & ~expired, dtype=np.bool_)
         moment = as_of.timestamp()
-        # A fact closed by a later one keeps its interval; a merged copy (expired with no
-        # end of validity) was never a fact of its own.
-        closed = expired & np.isinf(end)
-        return np.asarray((start <= moment) & (moment < end) & ~closed, dtype=np.bool_)
+        # A fact closed by a later one keeps its interval.
+        return np.asarray((start <= moment) & (moment < end) & ~merged, dtype=np.bool_)
 
     def _recency(self, index: ScopeIndex, now: datetime | None) -> FloatArray | float:
         return recency(

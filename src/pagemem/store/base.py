@@ -468,11 +468,13 @@ class StoreSearch(Protocol):
         as_of: datetime | None = None,
         only: Sequence[str] | None = None,
         sharing_words: bool = False,
+        retired: bool = False,
     ) -> list[Candidate]:
         """The best `limit` items by text rank and the nearest `limit` by vector, merged;
-        archival notes filtered to those valid `now` (or `as_of`), as in-process search;
-        with `only`, among those ids alone. With `sharing_words` (and a vector), only the
-        nearest `limit` items that share a word, each with lexical 1.0."""
+        archival notes filtered to those valid `now` (or `as_of`; with `retired`, notes a
+        later one closed or restated too), as in-process search; with `only`, among those
+        ids alone. With `sharing_words` (and a vector), only the nearest `limit` items
+        that share a word, each with lexical 1.0."""
         ...
 
     def ensure_vector_index(

@@ -36,15 +36,17 @@ _TABLES = {
 
 
 def _validity(
-    collection: Collection, now: datetime | None, as_of: datetime | None
+    collection: Collection, now: datetime | None, as_of: datetime | None, retired: bool = False
 ) -> tuple[str, list[Any]]:
     """The same validity rule as in-process search (Ranker._valid), in SQL."""
     if collection != "records":
         return "", []
+    merged = "NOT (t.expired_at IS NOT NULL AND t.valid_to IS NULL)"
+    if retired and as_of is None:  # every note that was ever a fact, or said one
+        return ("", []) if now is None else (" AND t.valid_from <= %s", [now])
     if as_of is not None:
         return (
-            " AND t.valid_from <= %s AND (t.valid_to IS NULL OR %s < t.valid_to) "
-            "AND NOT (t.expired_at IS NOT NULL AND t.valid_to IS NULL)",
+            f" AND t.valid_from <= %s AND (t.valid_to IS NULL OR %s < t.valid_to) AND {merged}",
             [as_of, as_of],
         )
     if now is not None:
@@ -87,9 +89,10 @@ class SearchMixin(PostgresBase):
         as_of: datetime | None = None,
         only: Sequence[str] | None = None,
         sharing_words: bool = False,
+        retired: bool = False,
     ) -> list[Candidate]:
         table, vectors, fk, live = _TABLES[collection]
-        valid, valid_params = _validity(collection, now, as_of)
+        valid, valid_params = _validity(collection, now, as_of, retired)
         if only is not None:  # a metadata filter's survivors: rank among them alone
             valid += " AND t.id = ANY(%s)"
             valid_params.append(list(only))

@@ -1,0 +1,55 @@
+"""How two notes relate, by the rules alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from pagemem.consolidate.relation import relate, stops_a_value
+from pagemem.consolidate.statement import read
+
+
+def kind(old: str, new: str, cosine: float | None) -> str:
+    return relate(read(old), read(new), cosine).kind
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Dr Mbeki's clinic line is 021 555 0192.",
+            "Dr Mbeki's clinic number remains 021 555 0192.",
+        ),
+        ("Lars is vegan.", "Lars has been plant-based for years."),
+        ("I teach year 4 at Hillside Primary", "parents evening for my year 4 class at Hillside"),
+    ],
+)
+def test_other_words_with_no_value_against_a_value_are_not_a_possible_change(
+    old: str, new: str
+) -> None:
+    assert kind(old, new, 0.7) == "distinct"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("Based in Nairobi.", "Relocated to Kampala.", "maybe"),  # a name for a name
+        ("Usual order: flat white.", "Switched my usual order to a cortado now.", "maybe"),
+        ("Mobile: +44 7700 900123", "Mobile: +44 7700 900990", "change"),
+    ],
+)
+def test_a_value_against_a_value_or_a_word_of_change_still_competes(
+    old: str, new: str, expected: str
+) -> None:
+    assert kind(old, new, 0.62) == expected
+
+
+def test_stopping_a_dated_value_is_a_change_whoever_did_it() -> None:
+    old = read("Client requested reschedule. Biometrics now 19 June 2023, same centre.")
+    new = read("VFS cancelled the 19 June slot due to an outage. Rebooked for 26 June 2023.")
+    assert stops_a_value(old, new)
+    assert relate(old, new, 0.3).kind == "change"
+    # someone named by a role keeps their own: "my sister's" flight is not mine
+    mine = read("My flight to Rome is on 19 June.")
+    hers = read("My sister's 19 June flight was cancelled.")
+    assert not stops_a_value(mine, hers)
+    assert relate(mine, hers, 0.6).kind != "change"
