@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import pytest
 from click.testing import CliRunner
 
 from pagemem.bench import BenchResult, run_bench, table
@@ -72,3 +73,15 @@ def test_foreign_writes_are_applied_from_the_feed_not_rebuilt(tmp_path: object) 
     assert result.applied >= 5
     assert result.shared_p50_ms > 0
     assert "rebuilds 0" in result.line()
+
+
+def test_several_writers_are_followed_from_the_feed(tmp_path: object) -> None:
+    from pagemem.bench import foreign_writes
+
+    result = foreign_writes(notes=500, writes=4, per_s=20.0, folder=str(tmp_path), writers=2)
+    assert result.writers == 2
+    assert result.rebuilds == 0
+    assert result.applied >= 8  # both writers' notes, item by item
+    assert "while 2 processes write" in result.line()
+    with pytest.raises(ValueError, match="at least 1"):
+        foreign_writes(notes=500, writers=0)

@@ -409,10 +409,11 @@ def batch_consolidation(
 
 @dataclass(frozen=True, slots=True)
 class ForeignWrites:
-    """Searches in this process while another process writes to the same scope."""
+    """Searches in this process while other processes write to the same scope."""
 
     notes: int
-    writes_per_s: float
+    writers: int
+    writes_per_s: float  # all writers together
     alone_p50_ms: float
     alone_p95_ms: float
     shared_p50_ms: float
@@ -422,17 +423,21 @@ class ForeignWrites:
 
     def line(self) -> str:
         return (
-            f"search {self.notes:,} notes while another process writes "
+            f"search {self.notes:,} notes while {self._who} "
             f"{self.writes_per_s:.0f} notes/s (hybrid): p50 {self.alone_p50_ms:.2f} ms alone, "
             f"{self.shared_p50_ms:.2f} ms shared (p95 {self.alone_p95_ms:.2f} / "
             f"{self.shared_p95_ms:.2f}); rebuilds {self.rebuilds}, "
             f"{self.applied} changes applied from the feed"
         )
 
+    @property
+    def _who(self) -> str:
+        return "another process writes" if self.writers == 1 else f"{self.writers} processes write"
 
-def _writer(path: str, count: int, interval: float) -> None:
-    """The other process: one insert every `interval` seconds, the real write path."""
-    text = _Text(23)
+
+def _writer(path: str, count: int, interval: float, seed: int = 23) -> None:
+    """Another process: one insert every `interval` seconds, the real write path."""
+    text = _Text(seed)
     with Memory(path) as memory:
         me = memory.scope("bench", "shared")
         for _ in range(count):
@@ -442,10 +447,17 @@ def _writer(path: str, count: int, interval: float) -> None:
 
 
 def foreign_writes(
-    notes: int = 20_000, writes: int = 60, per_s: float = 10.0, folder: str | None = None
+    notes: int = 20_000,
+    writes: int = 60,
+    per_s: float = 10.0,
+    folder: str | None = None,
+    writers: int = 1,
 ) -> ForeignWrites:
-    """The same queries alone, then while another process inserts `per_s` notes a second
-    into the scope (the measurement of issue 14: every search used to rebuild)."""
+    """The same queries alone, then while `writers` other processes each insert `writes`
+    notes, `per_s` a second, into the scope (the measurement of issue 14: every search
+    used to rebuild)."""
+    if writers < 1:
+        raise ValueError("writers must be at least 1")
     text = _Text(17)
     context = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory(dir=folder) as scratch:
@@ -462,22 +474,28 @@ def foreign_writes(
                 me.archive.search(text.query(), k=10)
                 alone.append((time.perf_counter() - start) * 1000)
             rebuilds, applied = memory.ranker.rebuilds, memory.ranker.caught_up
-            writer = context.Process(target=_writer, args=(path, writes, 1.0 / per_s))
-            writer.start()
+            others = [
+                context.Process(target=_writer, args=(path, writes, 1.0 / per_s, 23 + n))
+                for n in range(writers)
+            ]
+            for writer in others:
+                writer.start()
             shared = []
             began = time.perf_counter()
-            while writer.is_alive():
+            while any(writer.is_alive() for writer in others):
                 start = time.perf_counter()
                 me.archive.search(text.query(), k=10)
                 shared.append((time.perf_counter() - start) * 1000)
                 time.sleep(0.05)
-            writer.join()
+            for writer in others:
+                writer.join()
             elapsed = time.perf_counter() - began
             rebuilds = memory.ranker.rebuilds - rebuilds
             applied = memory.ranker.caught_up - applied
     return ForeignWrites(
         notes,
-        writes / elapsed,
+        writers,
+        writers * writes / elapsed,
         statistics.median(alone),
         float(np.percentile(alone, 95)),
         statistics.median(shared) if shared else 0.0,

@@ -164,11 +164,9 @@ class JobRunner:
             )
             for fact in facts
         ]
-        stored = memory.store.finish(
+        memory.store.finish(
             job, records=records, follow_up="consolidate", actor="extraction", at=memory.now()
         )
-        if stored:
-            memory.ranker.added(job.scope, stored)
 
 
 class JobWorker(_Periodic):

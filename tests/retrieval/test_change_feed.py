@@ -54,6 +54,35 @@ def test_a_forget_elsewhere_makes_the_reader_rebuild(target: str) -> None:
     assert ranked(reader)[0]
     writer.scope("acme", "priya").forget("Seattle", confirm=True)
     assert ranked(reader) == [[] for _ in QUERIES]
+    assert reader.ranker.rebuilds == 2  # read afresh: no word of it stays in its index
+    index = reader.ranker._indexes[(reader.scope("acme", "priya").scope, "records")]
+    assert "seattl" not in index.bm25._postings
+
+
+def test_this_process_follows_its_own_writes_through_the_store_alone(target: str) -> None:
+    """No caller keeps the index in step: the store tells the ranker after each commit,
+    and the index is what a fresh one would be, with no catch-up and no rebuild."""
+    memory = Memory(target, embedder=HashEmbedder())
+    me = memory.scope("acme", "priya")
+    me.archive.insert("Priya lives in Seattle", origin="user")
+    assert ranked(memory)  # loads the index once
+    me.archive.insert("Priya lives in Portland now", origin="user")  # closes Seattle
+    me.archive.insert_many(["the dog Miso likes the beach", "flight gate changed to C3"])
+    tea = me.archive.insert("Priya drinks green tea", origin="user")
+    me.archive.hold(tea)
+    me.recall.append("user", "my gate is C3")
+    assert ranked(memory) == ranked(Memory(target, embedder=HashEmbedder()))
+    assert (memory.ranker.rebuilds, memory.ranker.caught_up) == (1, 0)
+    me.archive.release(tea)
+    me.archive.delete(tea)
+    assert ranked(memory) == ranked(Memory(target, embedder=HashEmbedder()))
+    assert (memory.ranker.rebuilds, memory.ranker.caught_up) == (1, 0)
+    # a write is searchable, its vector stored, before any search loads the scope
+    other = memory.scope("acme", "sam")
+    note = other.archive.insert("Sam's locker code is 4471")
+    model = memory.ranker.embedder_id
+    assert memory.store.index_rows(other.scope, after=0, limit=5, model_id=model)[0].vector
+    assert [h.record.id for h in other.archive.search("locker code")] == [note]
 
 
 def test_recall_follows_another_process_too(target: str) -> None:

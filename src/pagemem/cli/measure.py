@@ -57,6 +57,13 @@ __all__ = ["bench", "eval_group"]
     metavar="URL",
     help="Also run every configuration on this PostgreSQL database (postgresql://...).",
 )
+@click.option(
+    "--writers",
+    type=click.IntRange(min=1, max=16),
+    default=1,
+    show_default=True,
+    help="Other processes writing to the scope while searches are timed (last line).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def bench(
     sizes: str,
@@ -65,6 +72,7 @@ def bench(
     queries: int,
     folder: Path | None,
     postgres: str | None,
+    writers: int,
     as_json: bool,
 ) -> None:
     """Insert throughput, search p50/p95 and peak RSS, hybrid next to plain BM25."""
@@ -94,7 +102,7 @@ def bench(
     adding = benchmark.add_latency(folder=str(folder) if folder else None)
     rest = benchmark.rest_latency(folder=str(folder) if folder else None)
     batch = benchmark.batch_consolidation(folder=str(folder) if folder else None)
-    foreign = benchmark.foreign_writes(folder=str(folder) if folder else None)
+    foreign = benchmark.foreign_writes(folder=str(folder) if folder else None, writers=writers)
     if as_json:
         rows = [asdict(r) for r in results]
         click.echo(

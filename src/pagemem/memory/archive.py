@@ -260,8 +260,6 @@ class Archive:
     def _store_all(self, records: list[NewRecord], actor: str) -> list[str]:
         owner = self._owner
         stored = self._store.insert_records(owner.scope, records, actor=actor)
-        if stored:
-            owner.memory.ranker.added(owner.scope, stored)
         return [record.id for record in stored]
 
     def _prepare(
@@ -423,8 +421,6 @@ class Archive:
         at = owner.memory.now()
         if not self._store.delete_record(owner.scope, record.id, actor=actor, at=at):
             raise NotFoundError(f"no archival record {record_id!r} in this scope")
-        if not record.quarantined:
-            owner.memory.ranker.removed(owner.scope, record.id)
 
     def quarantined(self, *, limit: int = 100, offset: int = 0) -> list[Record]:
         """Notes held for review (never returned by search), oldest first."""
@@ -441,7 +437,6 @@ class Archive:
         )
         if released is None:
             raise NotFoundError(f"no archival record {record_id!r} in this scope")
-        owner.memory.ranker.added(owner.scope, [released])
         return released
 
     def hold(self, record_id: str, *, actor: str = "reviewer") -> Record:
@@ -455,7 +450,6 @@ class Archive:
         )
         if held is None:
             raise NotFoundError(f"no archival record {record_id!r} in this scope")
-        owner.memory.ranker.removed(owner.scope, record.id)
         return held
 
     def list(

@@ -66,7 +66,7 @@ def apply_change(
     if newer:
         pairs.append((new.id, newer[0].id, newer[0].valid_from))
     for closed_id, by, when in pairs:
-        closed = store.retire(
+        store.retire(
             scope,
             closed_id,
             valid_to=when,
@@ -76,8 +76,6 @@ def apply_change(
             actor=actor,
             at=at,
         )
-        if closed is not None:
-            me.memory.ranker.retired(scope, closed)
     return [(closed_id, by) for closed_id, by, _ in pairs]
 
 
@@ -94,7 +92,7 @@ def retire_restatement(
     """A note already stored turns out to restate `target`: retire it behind the fact
     (its text stays under its id) and count it there."""
     store, scope = me.memory.store, me.scope
-    closed = store.retire(
+    store.retire(
         scope,
         record_id,
         valid_to=None,
@@ -106,8 +104,6 @@ def retire_restatement(
     )
     store.set_consolidation(scope, record_id, "restated", target)
     store.restate(scope, target, source=source, reason=reason, actor=actor, at=at)
-    if closed is not None:
-        me.memory.ranker.retired(scope, closed)
 
 
 def consolidate_scope(

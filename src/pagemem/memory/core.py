@@ -215,7 +215,6 @@ class ScopedMemory:
         history (one tombstone stays). Returns how many rows each table lost."""
         store = self.memory.store
         counts = store.forget_scope(self.scope, actor=actor, at=self.memory.now())
-        self.memory.ranker.forget(self.scope)
         store.purge()
         return counts
 
@@ -248,7 +247,7 @@ class ScopedMemory:
             kept = [source for source in sources if source not in set(message_ids)]
             store.set_summary(self.scope, pattern.sub("[forgotten]", summary), kept, at=at)
         store.scrub_history(self.scope, phrase)
-        self.memory.ranker.forget(self.scope)
+        store.reset(self.scope)  # no index, here or in another process, keeps its words
         store.purge()
         return Forgetting(phrase, records, messages, blocks, done=True)
 

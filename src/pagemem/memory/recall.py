@@ -80,10 +80,7 @@ class Recall:
         if not all(isinstance(i, str) for i in message_ids):
             raise InvalidInputError("evict takes message ids (strings such as 'm3')")
         scope = self._owner.scope
-        moved = self._store.evict_messages(scope, message_ids, at=self._owner.memory.now())
-        if moved:
-            self._owner.memory.ranker.evicted(scope, moved)
-        return moved
+        return self._store.evict_messages(scope, message_ids, at=self._owner.memory.now())
 
     def count(self) -> int:
         """How many messages have been paged out to recall."""

@@ -113,7 +113,7 @@ class Retention:
         else:
             raise InvalidInputError(f"expire 'notes' or 'messages', not {what!r}")
         if expired:
-            owner.memory.ranker.forget(owner.scope)
+            self._store.reset(owner.scope)  # no index keeps the words of what expired
             self._store.purge()
         return expired
 

@@ -341,7 +341,6 @@ def import_scope(
         )
     dump = ScopeDump(records, messages, blocks, summary[0], summary[1], history, retention)
     me.memory.store.restore(me.scope, dump, actor=actor, at=me.memory.now())
-    me.memory.ranker.forget(me.scope)
     # Facts exported before consolidation was recorded are weighed now, as a write
     # would weigh them (nothing is dropped; see consolidation).
     unweighed = [

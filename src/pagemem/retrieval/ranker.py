@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pagemem.guard.policy import TrustPolicy
-from pagemem.models import Message, Record, Scope
+from pagemem.models import Scope
 from pagemem.retrieval.analysis import Analyzer
 from pagemem.retrieval.bm25 import FloatArray
 from pagemem.retrieval.config import Ranked, RetrievalConfig
@@ -63,6 +63,7 @@ class Ranker:
         self.caught_up = 0  # changes of other writers applied from the change feed
         self._recent: dict[str, Vectors] = {}  # documents embedded before they were stored
         self._in_store: set[tuple[Scope, Collection]] = set()  # scopes the store searches
+        store.listen(self._changed)
 
     @property
     def embedder_id(self) -> str:
@@ -110,18 +111,42 @@ class Ranker:
         changed = self.store.changes(scope, collection, index.revision, revision)
         if changed is None:
             return
-        ids = list(dict.fromkeys(changed))
+        rows = self._rows(scope, collection, changed)
+        self._apply(scope, collection, index, changed, rows)
+        index.revision = revision
+        self.caught_up += len(changed)
+
+    def _rows(
+        self, scope: Scope, collection: Collection, items: Sequence[str]
+    ) -> dict[str, IndexRow]:
+        """The index rows of these items that are still searchable, by id."""
+        ids = list(dict.fromkeys(items))
         model = self.embedder.model_id if self.embedder else None
-        rows = {
+        return {
             row.id: row
             for row in self.store.index_rows(
                 scope, after=0, limit=len(ids), collection=collection, model_id=model, ids=ids
             )
         }
-        fresh = sorted((r for i, r in rows.items() if i not in index.position), key=lambda r: r.pk)
+
+    def _apply(
+        self,
+        scope: Scope,
+        collection: Collection,
+        index: ScopeIndex | None,
+        items: Sequence[str],
+        rows: dict[str, IndexRow],
+    ) -> None:
+        """Bring the index in step with these changed items (their rows as stored now):
+        new ones embedded (their vectors stored) and added, gone ones removed, closed
+        ones updated in place. Without an index, only the vectors are stored."""
+        position = index.position if index is not None else {}
+        fresh = sorted((r for i, r in rows.items() if i not in position), key=lambda r: r.pk)
         stored = {row.id: row.vector for row in fresh if row.vector is not None}
         vectors = self._vectors_for(scope, fresh, stored, collection)
-        for item in ids:
+        if index is None:
+            return
+        for item in dict.fromkeys(items):
             row = rows.get(item)
             doc = index.position.get(item)
             if row is None:  # deleted, or held for review: no longer searchable
@@ -131,8 +156,31 @@ class Ranker:
                 index.valid_to.view()[doc] = row.valid_to
         for row in fresh:
             index.add(row, self.analyzer, vectors.get(row.id))
-        index.revision = revision
-        self.caught_up += len(changed)
+
+    def _changed(self, scope: Scope, collection: str, items: Sequence[str] | None) -> None:
+        """Told by the store after each write commits: follow it (the one place this
+        process's indexes learn of its own writes; other processes' come from the feed)."""
+        if collection not in ("records", "recall"):
+            return
+        kind: Collection = "records" if collection == "records" else "recall"
+        if items is None:  # the whole scope changed (forget, restore): read it afresh
+            self.forget(scope)
+            return
+        with self._lock:
+            index = self._indexes.get((scope, kind))
+            rows = self._rows(scope, kind, items)
+            growth = sum(1 for i in rows if index is not None and i not in index.position)
+            if index is not None and len(index.ids) + growth > self._store_limit():
+                self._move_to_store(scope, kind)  # grown too large to hold here
+                index = None
+            current = index is not None and index.revision + len(items) == self.store.revision(
+                scope, kind
+            )
+            # no index here, or another writer got in between (the next search catches up
+            # from the feed, these items included): only store the new vectors
+            self._apply(scope, kind, index if current else None, items, rows)
+            if index is not None and current:
+                index.revision += len(items)
 
     def _db(self) -> InStore:
         assert isinstance(self.store, StoreSearch)
@@ -208,57 +256,6 @@ class Ranker:
         if to_store:
             self.store.put_vectors(scope, embedder.model_id, to_store, collection=collection)
         return found
-
-    def added(self, scope: Scope, records: Sequence[Record]) -> None:
-        """Called after this process inserted (or released) records: embed and index them.
-        Quarantined records are not searchable and are skipped."""
-        rows = [_row(record) for record in records if not record.quarantined]
-        if rows:
-            self._grow(scope, "records", rows)
-
-    def evicted(self, scope: Scope, messages: Sequence[Message]) -> None:
-        """Called after this process moved messages to recall: embed and index them."""
-        self._grow(scope, "recall", [_message_row(message) for message in messages])
-
-    def _grow(self, scope: Scope, collection: Collection, rows: list[IndexRow]) -> None:
-        with self._lock:
-            vectors = self._vectors_for(scope, rows, {}, collection)
-            index = self._indexes.get((scope, collection))
-            if index is not None and len(index.ids) + len(rows) > self._store_limit():
-                self._move_to_store(scope, collection)  # grown too large to hold here
-                return
-            expected = index.revision + len(rows) if index is not None else None
-            if index is not None and expected == self.store.revision(scope, collection):
-                for row in rows:
-                    index.add(row, self.analyzer, vectors.get(row.id))
-                index.revision += len(rows)
-            # else: not loaded, or another writer got in between: the next search catches
-            # up from the change feed (these rows included)
-
-    def removed(self, scope: Scope, record_id: str) -> None:
-        """Called after this process deleted a record."""
-        with self._lock:
-            index = self._indexes.get((scope, "records"))
-            if index is not None and index.revision + 1 == self.store.revision(scope):
-                index.remove(record_id)
-                index.revision += 1
-            # else: the next search catches up from the change feed
-
-    def retired(self, scope: Scope, record: Record) -> None:
-        """Called after this process closed a fact (superseded or merged): update it."""
-        with self._lock:
-            index = self._indexes.get((scope, "records"))
-            doc = index.position.get(record.id) if index is not None else None
-            if (
-                index is not None
-                and doc is not None
-                and index.revision + 1 == self.store.revision(scope)
-            ):
-                index.expired.view()[doc] = record.expired_at is not None
-                if record.valid_to is not None:
-                    index.valid_to.view()[doc] = record.valid_to.timestamp()
-                index.revision += 1
-            # else: the next search catches up from the change feed
 
     def forget(self, scope: Scope) -> None:
         """Drop a scope's in-memory indexes (their terms included); they reload on demand."""
@@ -546,33 +543,6 @@ def _normalise(matrix: Vectors) -> Vectors:
     norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
     normalised: Vectors = (matrix / np.maximum(norms, 1e-12)).astype(np.float32)
     return normalised
-
-
-def _message_row(message: Message) -> IndexRow:
-    return IndexRow(
-        pk=0,
-        id=message.id,
-        text=message.content,
-        created_at=message.created_at.timestamp(),
-        origin="agent" if message.role == "assistant" else message.role,
-        speaker=None,
-    )
-
-
-def _row(record: Record) -> IndexRow:
-    speaker = record.metadata.get("speaker")
-    return IndexRow(
-        pk=0,
-        id=record.id,
-        text=record.text,
-        created_at=record.created_at.timestamp(),
-        origin=record.origin,
-        speaker=speaker if isinstance(speaker, str) else None,
-        flags=record.flags,
-        valid_from=record.valid_from.timestamp(),
-        valid_to=float("inf") if record.valid_to is None else record.valid_to.timestamp(),
-        expired=record.expired_at is not None,
-    )
 
 
 def _by_cosine(

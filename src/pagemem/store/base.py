@@ -25,6 +25,7 @@ from pagemem.models import (
     Scope,
     ToolCall,
 )
+from pagemem.store.announce import Listener
 
 __all__ = [
     "AgentEntry",
@@ -244,6 +245,12 @@ class Store(Protocol):
         (quarantined records are not part of the searchable collection)."""
         ...
 
+    def listen(self, listener: Listener) -> None:
+        """Have `listener(scope, collection, items)` told, once each write has committed,
+        the items it changed in order (None: the whole collection, as after a forget or
+        restore). This process's indexes follow the store through it."""
+        ...
+
     def retire(
         self,
         scope: Scope,
@@ -403,6 +410,12 @@ class Store(Protocol):
 
     def purge(self) -> None:
         """Make deleted text unrecoverable from the files (indexes rewritten, WAL emptied)."""
+        ...
+
+    def reset(self, scope: Scope) -> None:
+        """Move the scope's revisions past the change feed, so every index of it, in every
+        process, is read afresh: after a forget or retention, no index may keep the words
+        of what was deleted."""
         ...
 
     def get_retention(self, scope: Scope) -> list[RetentionRule]: ...

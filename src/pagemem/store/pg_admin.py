@@ -42,6 +42,7 @@ class AdminMixin(PostgresBase):
                 f"message_revision = message_revision + 1 WHERE {SCOPE_SQL}",
                 key(scope),
             )
+            self._changed_whole(scope)
             self._log(
                 conn,
                 scope,
@@ -100,9 +101,19 @@ class AdminMixin(PostgresBase):
                 (*key(scope), value),
             )
 
+    def reset(self, scope: Scope) -> None:
+        with self._tx(scope.tenant) as conn:
+            conn.execute(
+                "UPDATE scopes SET record_revision = record_revision + 1, "
+                f"message_revision = message_revision + 1 WHERE {SCOPE_SQL}",
+                key(scope),
+            )
+            self._changed_whole(scope)
+
     def restore(self, scope: Scope, dump: ScopeDump, *, actor: str, at: datetime) -> None:
         with self._tx(scope.tenant) as conn:
             _restore(conn, scope, dump, actor=actor, at=at)
+            self._changed_whole(scope)
 
     def put_agent(
         self, tenant: str, user: str, name: str, settings: dict[str, Any], *, at: datetime

@@ -23,6 +23,7 @@ from psycopg_pool import ConnectionPool
 
 from pagemem.errors import InvalidInputError
 from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, ToolCall
+from pagemem.store.announce import Announcer, Listener
 from pagemem.store.base import CHANGES_KEPT, MessageFilter, NewRecord, RecordFilter
 from pagemem.store.common import stored, text_hash
 from pagemem.store.pg_schema import APP_ROLE, migrate
@@ -164,6 +165,7 @@ class PostgresBase:
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 16) -> None:
         self.url = url
+        self.announcer = Announcer()  # tells this process's indexes what each write changed
         self._local = threading.local()
         self._builds: dict[str, threading.Thread] = {}  # vector index name -> its builder
         self._builds_lock = threading.Lock()
@@ -195,17 +197,26 @@ class PostgresBase:
         holds a scope lock works on the connection holding it, so it never waits on the
         pool for a second one."""
         held: psycopg.Connection[Row] | None = getattr(self._local, "conn", None)
-        if held is not None:
-            with held.transaction():
-                held.execute("SELECT set_config('pagemem.tenant', %s, true)", (tenant,))
-                yield held
-            return
-        try:
-            with self._pool.connection() as conn:
-                conn.execute("SELECT set_config('pagemem.tenant', %s, true)", (tenant,))
-                yield cast(psycopg.Connection[Row], conn)
-        except psycopg.DataError as exc:  # a value PostgreSQL cannot hold; nothing written
-            raise InvalidInputError(f"PostgreSQL refused a value: {exc}".strip()) from None
+        with self.announcer.transaction():
+            if held is not None:
+                with held.transaction():
+                    held.execute("SELECT set_config('pagemem.tenant', %s, true)", (tenant,))
+                    yield held
+                return
+            try:
+                with self._pool.connection() as conn:
+                    conn.execute("SELECT set_config('pagemem.tenant', %s, true)", (tenant,))
+                    yield cast(psycopg.Connection[Row], conn)
+            except psycopg.DataError as exc:  # a value PostgreSQL cannot hold; nothing written
+                raise InvalidInputError(f"PostgreSQL refused a value: {exc}".strip()) from None
+
+    def listen(self, listener: Listener) -> None:
+        self.announcer.listen(listener)
+
+    def _changed_whole(self, scope: Scope) -> None:
+        """Both collections of the scope changed past what the feed lists."""
+        self.announcer.stage(scope, "records", None)
+        self.announcer.stage(scope, "recall", None)
 
     @contextmanager
     def scope_lock(self, scope: Scope) -> Iterator[None]:
@@ -276,6 +287,7 @@ class PostgresBase:
                 "VALUES (%s, %s, %s, %s, %s, %s)",
                 [(*key(scope), collection, first + i, item) for i, item in enumerate(items)],
             )
+        self.announcer.stage(scope, collection, items)
         if last // CHANGES_KEPT != (first - 1) // CHANGES_KEPT:  # now and then, trim
             conn.execute(
                 f"DELETE FROM changes WHERE {SCOPE_SQL} AND collection = %s AND seq <= %s",

@@ -34,6 +34,7 @@ class AdminMixin(SQLiteBase):
                 f"message_revision = message_revision + 1 WHERE {_SCOPE_SQL}",
                 _key(scope),
             )
+            self._changed_whole(scope)
             self._log(
                 conn,
                 scope,
@@ -92,9 +93,19 @@ class AdminMixin(SQLiteBase):
                 (*_key(scope), value),
             )
 
+    def reset(self, scope: Scope) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE scopes SET record_revision = record_revision + 1, "
+                f"message_revision = message_revision + 1 WHERE {_SCOPE_SQL}",
+                _key(scope),
+            )
+            self._changed_whole(scope)
+
     def restore(self, scope: Scope, dump: ScopeDump, *, actor: str, at: datetime) -> None:
         with self._write() as conn:
             restore_scope(conn, scope, dump, actor=actor, at=at)
+            self._changed_whole(scope)
 
     def put_agent(
         self, tenant: str, user: str, name: str, settings: dict[str, Any], *, at: datetime

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pagemem.models import Record, Scope
+from pagemem.store.announce import Announcer, Listener
 from pagemem.store.base import CHANGES_KEPT, NewRecord
 from pagemem.store.common import stored
 from pagemem.store.schema import MIGRATIONS
@@ -38,6 +39,7 @@ class SQLiteBase:
 
     def __init__(self, path: str | Path = ":memory:") -> None:
         self.path = str(path)
+        self.announcer = Announcer()  # tells this process's indexes what each write changed
         self._lock = threading.RLock()
         self._scope_locks: dict[tuple[str, str, str], threading.Lock] = {}
         self._conn = sqlite3.connect(
@@ -69,7 +71,7 @@ class SQLiteBase:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
+        with self.announcer.transaction(), self._lock:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
@@ -77,6 +79,14 @@ class SQLiteBase:
                 self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
+
+    def listen(self, listener: Listener) -> None:
+        self.announcer.listen(listener)
+
+    def _changed_whole(self, scope: Scope) -> None:
+        """Both collections of the scope changed past what the feed lists."""
+        self.announcer.stage(scope, "records", None)
+        self.announcer.stage(scope, "recall", None)
 
     def _read(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
         with self._lock:
@@ -118,6 +128,7 @@ class SQLiteBase:
             "VALUES (?, ?, ?, ?, ?, ?)",
             [(*_key(scope), collection, first + i, item) for i, item in enumerate(items)],
         )
+        self.announcer.stage(scope, collection, items)
         if last // CHANGES_KEPT != (first - 1) // CHANGES_KEPT:  # now and then, trim
             conn.execute(
                 f"DELETE FROM changes WHERE {_SCOPE_SQL} AND collection = ? AND seq <= ?",
