@@ -35,9 +35,22 @@ class Column:
 
     def append(self, value: float | bool) -> None:
         if self._size == len(self._data):
-            self._data = np.resize(self._data, 2 * len(self._data))
+            self._grow(2 * len(self._data))
         self._data[self._size] = value
         self._size += 1
+
+    def extend(self, values: npt.ArrayLike) -> None:
+        block = np.asarray(values, dtype=self._data.dtype)
+        end = self._size + len(block)
+        if end > len(self._data):
+            self._grow(max(end, 2 * len(self._data)))
+        self._data[self._size : end] = block
+        self._size = end
+
+    def _grow(self, capacity: int) -> None:
+        data = np.zeros(capacity, dtype=self._data.dtype)
+        data[: self._size] = self._data[: self._size]
+        self._data = data
 
     def __setitem__(self, index: int, value: float | bool) -> None:
         self._data[index] = value
@@ -89,6 +102,39 @@ class BM25:
         self._live_count += 1
         self._live_length += len(terms)
         return doc
+
+    def add_many(self, documents: Sequence[Sequence[str]]) -> int:
+        """Index many documents at once (a scope's first load); return the first's number.
+        The same postings as `add` one by one, built with numpy instead of per document."""
+        first = len(self._lengths)
+        lengths = np.fromiter((len(terms) for terms in documents), np.int64, len(documents))
+        vocabulary: dict[str, int] = {}
+        term_ids = np.fromiter(
+            (vocabulary.setdefault(t, len(vocabulary)) for terms in documents for t in terms),
+            np.int64,
+            int(lengths.sum()),
+        )
+        docs = np.repeat(np.arange(first, first + len(documents), dtype=np.int64), lengths)
+        # one (term, document) pair per posting, sorted by term then document
+        pairs, counts = np.unique(term_ids * (first + len(documents)) + docs, return_counts=True)
+        terms_of, docs_of = np.divmod(pairs, first + len(documents))
+        bounds = np.flatnonzero(np.diff(terms_of)) + 1
+        names = list(vocabulary)
+        starts = [0, *bounds.tolist()]
+        ends = [*bounds.tolist(), len(pairs)]
+        for start, end in zip(starts, ends, strict=True):
+            if start == end:
+                continue
+            term = names[int(terms_of[start])]
+            held, tfs = self._postings.setdefault(term, (array("q"), array("I")))
+            held.frombytes(docs_of[start:end].tobytes())
+            tfs.frombytes(counts[start:end].astype(np.uint32).tobytes())
+            self._packed.pop(term, None)
+        self._lengths.extend(lengths)
+        self._alive.extend(np.ones(len(documents), dtype=bool))
+        self._live_count += len(documents)
+        self._live_length += int(lengths.sum())
+        return first
 
     def remove(self, doc: int) -> None:
         """Forget a document's contribution to the statistics; its postings are skipped."""

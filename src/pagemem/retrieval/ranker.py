@@ -95,8 +95,7 @@ class Ranker:
                     raise _TooLargeError
                 stored = {row.id: row.vector for row in page if row.vector is not None}
                 vectors = self._vectors_for(scope, page, stored, collection)
-                for row in page:
-                    index.add(row, self.analyzer, vectors.get(row.id))
+                index.add_many(page, self.analyzer, vectors)
                 after = page[-1].pk
             index.revision = revision
             self._indexes[(scope, collection)] = index

@@ -9,6 +9,8 @@ builds one per scope and collection and keeps it current.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import numpy as np
 
 from pagemem.guard.policy import TrustPolicy
@@ -65,6 +67,42 @@ class ScopeIndex:
         name = row.speaker.lower() if row.speaker else ""
         code = self.speaker_names.setdefault(name, len(self.speaker_names)) if name else -1
         self.speaker_codes.append(code)
+
+    def add_many(
+        self, rows: Sequence[IndexRow], analyzer: Analyzer, vectors: Mapping[str, Vectors]
+    ) -> None:
+        """`add` for many rows at once (a scope's first load, a page at a time)."""
+        if not rows:
+            return
+        numbers = np.fromiter(
+            (int(r.id[1:]) if r.id[1:].isdigit() else 0 for r in rows), np.int64, len(rows)
+        )
+        before = self.numbers.view()[-1:] if len(self.ids) else numbers[:0]
+        if np.any(np.diff(np.concatenate([before, numbers])) <= 0):
+            self.in_order = False
+        self.numbers.extend(numbers)
+        first = self.bm25.add_many([analyzer.terms(r.text) for r in rows])
+        present = np.fromiter((r.id in vectors for r in rows), bool, len(rows))
+        matrix = np.zeros((len(rows), self.vectors.dim), dtype=np.float32)
+        for i, row in enumerate(rows):
+            if present[i]:
+                matrix[i] = vectors[row.id]
+        self.vectors.add_many(first, matrix, present)
+        for offset, row in enumerate(rows):
+            self.ids.append(row.id)
+            self.position[row.id] = first + offset
+        self.times.extend([r.created_at for r in rows])
+        self.valid_from.extend([r.valid_from for r in rows])
+        self.valid_to.extend([r.valid_to for r in rows])
+        self.expired.extend([r.expired for r in rows])
+        self.weights.extend([self.trust.weight(r.origin, r.flags) for r in rows])
+        codes = []
+        for row in rows:
+            name = row.speaker.lower() if row.speaker else ""
+            codes.append(
+                self.speaker_names.setdefault(name, len(self.speaker_names)) if name else -1
+            )
+        self.speaker_codes.extend(codes)
 
     def remove(self, record_id: str) -> None:
         doc = self.position.pop(record_id, None)

@@ -54,11 +54,7 @@ class VectorSet:
     def add(self, doc: int, vector: Vectors | None) -> None:
         """Store the vector of document `doc` (documents without one never match)."""
         if doc >= len(self._rows):
-            grow = max(len(self._rows) * 2, doc + 1)
-            self._rows = np.resize(self._rows, (grow, self.dim))
-            self._rows[self._size :] = 0.0
-            self._live = np.resize(self._live, grow)
-            self._live[self._size :] = False
+            self._grow(max(len(self._rows) * 2, doc + 1))
         self._size = max(self._size, doc + 1)
         if vector is None:
             return
@@ -67,6 +63,27 @@ class VectorSet:
         self._sum += vector
         self._count += 1
         self._norms = None
+
+    def add_many(self, first: int, matrix: Vectors, present: npt.NDArray[np.bool_]) -> None:
+        """Store the rows of documents `first`.. at once; `present` marks those that have
+        a vector (the others never match)."""
+        end = first + len(matrix)
+        if end > len(self._rows):
+            self._grow(max(len(self._rows) * 2, end))
+        self._size = max(self._size, end)
+        self._rows[first:end] = np.where(present[:, None], matrix, 0.0)
+        self._live[first:end] = present
+        self._sum += matrix[present].sum(axis=0, dtype=np.float64)
+        self._count += int(present.sum())
+        self._norms = None
+
+    def _grow(self, capacity: int) -> None:
+        """Room for `capacity` rows; the new ones zero (a copy of the used rows only)."""
+        rows = np.zeros((capacity, self.dim), dtype=np.float32)
+        rows[: self._size] = self._rows[: self._size]
+        live = np.zeros(capacity, dtype=bool)
+        live[: self._size] = self._live[: self._size]
+        self._rows, self._live = rows, live
 
     def rows(self, docs: list[int]) -> Vectors:
         picked: Vectors = self._rows[docs]

@@ -126,7 +126,7 @@ class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, SQLiteBase):
                 origin=row[3],
                 speaker=row[4] if isinstance(row[4], str) else None,
                 vector=row[10],
-                flags=tuple(json.loads(row[5])),
+                flags=() if row[5] == "[]" else tuple(json.loads(row[5])),
                 valid_from=float("-inf") if row[6] is None else row[6],
                 valid_to=float("inf") if row[7] is None else row[7],
                 expired=bool(row[8]),
