@@ -392,3 +392,40 @@ def test_one_fact_said_by_several_voices_and_shapes_is_still_capped(db_target: s
     assert all(me.archive.get(i).text for i in said)  # the rest stored, only not shown
     assert others  # (fillers, present so the cap is what limits the fact)
     memory.close()
+
+
+def test_a_note_that_says_it_changed_closes_one_fact_not_every_one_near_it(
+    db_target: str,
+) -> None:
+    from pagemem.consolidate import Consolidator
+    from pagemem.models import Record
+
+    def fact(record_id: str, text: str) -> Record:
+        return Record(
+            record_id, me_scope, text, "semantic", "user", "", NOW, NOW
+        )  # the fields the rules read
+
+    from pagemem.models import Scope
+
+    me_scope = Scope("acme", "priya")
+    candidates = [fact("a1", "Aisha lives in Croydon."), fact("a2", "Aisha works in Leeds.")]
+    decision = Consolidator().decide("Aisha now lives in Nairobi.", candidates, [0.7, 0.6])
+    assert decision.action == "supersede"
+    assert decision.targets == ("a1",)  # the closest; the other stays current
+
+
+def test_a_chain_of_a_possible_then_a_certain_change_reads_newest_first(db_target: str) -> None:
+    memory = Memory(db_target, clock=lambda: NOW)
+    me = memory.scope("acme", "priya")
+    civic = me.archive.insert("I drive a red Honda Civic", origin="user", valid_from=at(2023, 1))
+    tesla = me.archive.insert("I drive a blue Tesla", origin="user", valid_from=at(2024, 1))
+    assert me.archive.get(tesla).consolidation == "kept-both"  # perhaps a second car
+    rivian = me.archive.insert("I drive a blue Rivian", origin="user", valid_from=at(2025, 1))
+    assert me.archive.get(tesla).superseded_by == rivian  # that one changed for sure
+    assert me.archive.get(civic).expired_at is None
+    hits = me.archive.search("which car do I drive", k=5)
+    ids = [h.record.id for h in hits]
+    assert tesla not in ids
+    assert ids.index(rivian) < ids.index(civic)
+    assert f"{OUTDATED} (newer: {rivian})" in hits[ids.index(civic)].flags
+    memory.close()

@@ -53,3 +53,20 @@ def test_stopping_a_dated_value_is_a_change_whoever_did_it() -> None:
     hers = read("My sister's 19 June flight was cancelled.")
     assert not stops_a_value(mine, hers)
     assert relate(mine, hers, 0.6).kind != "change"
+
+
+def test_a_denial_in_passing_is_not_a_change() -> None:
+    old = "Household meeting - minutes. Noted that the van's MOT is due on 14 May. Action: book it."
+    new = "Household meeting - minutes. Noted that the bus passes were renewed. No action."
+    assert kind(old, new, 0.5) != "change"
+    # the same statement denied still is, and is certain
+    relation = relate(read("I am vegetarian"), read("I'm no longer vegetarian"), 0.8)
+    assert (relation.kind, relation.certain) == ("change", True)
+    assert kind("Rex smokes a pack a day", "Rex quit smoking", 0.6) == "change"
+
+
+def test_a_change_that_rests_on_a_marker_word_is_not_certain() -> None:
+    swapped = relate(read("Priya is 34 years old"), read("Priya is 35 years old"), 0.9)
+    assert (swapped.kind, swapped.certain) == ("change", True)
+    said = relate(read("Lives in Seville."), read("Moved to Lisbon now."), 0.6)
+    assert (said.kind, said.certain) == ("change", False)

@@ -419,6 +419,7 @@ def eval_facts(
         ("look-alike not marked outdated", "lookalike-unmarked"),
         ("restatement fills at most 2 of the top 5", "restatement"),
         ("restated fact found in the top 5", "restatement-found"),
+        ("other facts still current", "kept-current"),
     )
     chosen = [s for s in ("dev", "test") if not splits or s in splits]
     click.echo(f"{'':<44}" + "".join(f"{s:>16}" for s in chosen))

@@ -82,21 +82,29 @@ class Consolidator:
     ) -> Decision:
         new = read(text)
         changed: list[tuple[str, str]] = []
+        marked: list[tuple[float, str, str]] = []  # changes that rest on a marker word
         maybe: list[tuple[float, str, str]] = []
         for position, record in enumerate(candidates):
             cosine = cosines[position] if cosines is not None else None
-            old = read(record.text)
             # too far apart in meaning for any relation but "distinct", unless the new
             # note stops a value the old one holds ("the 19 June slot was cancelled")
-            if cosine is not None and cosine < CONFLICT_COSINE and not stops_a_value(old, new):
+            far = cosine is not None and cosine < CONFLICT_COSINE
+            if far and not (new.stopping and stops_a_value(read(record.text), new)):
                 continue
-            relation = relate(old, new, cosine)
+            relation = relate(read(record.text), new, cosine)
             if relation.kind == "same":
                 return Decision("restate", (record.id,), f"restates {record.id}")
-            if relation.kind == "change":
+            if relation.kind == "change" and relation.certain:
                 changed.append((record.id, relation.reason))
+            elif relation.kind == "change":
+                marked.append((cosine if cosine is not None else 0.0, record.id, relation.reason))
             elif relation.kind == "maybe":
                 maybe.append((cosine if cosine is not None else 0.0, record.id, relation.reason))
+        if marked and not changed:  # the closest one: "now" changes one thing at a time
+            _, record_id, why = max(marked, key=lambda item: item[0])
+            changed.append((record_id, why))
+        elif marked:  # next to a certain change, the others may still be newer values
+            maybe += marked
         if changed:
             return Decision(
                 "supersede",

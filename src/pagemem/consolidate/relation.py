@@ -47,6 +47,10 @@ MAYBE_OVERLAP = 0.34
 class Relation:
     kind: Kind
     reason: str = ""
+    # a change read from the notes alone: the same note with one value swapped, or the
+    # same statement denied. Other changes rest on a marker word ("now", "actually")
+    # that also sits in notes about something else: a write closes at most one of those.
+    certain: bool = False
 
 
 def subjects_agree(a: Statement, b: Statement) -> bool:
@@ -119,8 +123,14 @@ def _rules(old: Statement, new: Statement, cosine: float | None) -> Relation:
     flipped = (new.denied - old.denied) & old.content or (old.denied - new.denied) & new.content
     if flipped and (new.stopping or new.denied or old.denied):
         shared = (old.content & new.content) - flipped
-        if shared or not (gone | added) - flipped:
-            return Relation("change", f"now denies {', '.join(sorted(flipped))}")
+        alone = not (gone | added) - flipped  # nothing said but the denial
+        # what is denied must be much of what the old note says ("Rex smokes a pack a
+        # day" / "Rex quit smoking"), not a word in passing ("Action: book the MOT" /
+        # "No action")
+        said = old.content - old.subjects
+        central = len(flipped & said) * 3 >= len(said) or stops_a_value(old, new)
+        if (shared and central) or alone:
+            return Relation("change", f"now denies {', '.join(sorted(flipped))}", alone)
     if new.addition:
         return Relation("distinct", "an addition")
     if not gone or not added:
@@ -133,7 +143,7 @@ def _rules(old: Statement, new: Statement, cosine: float | None) -> Relation:
         # one number, code or name swapped in an otherwise unchanged note; another date
         # or time alone may as well be another event (a second flight, another walk)
         if kind == new.kinds.get(after) and kind in ("number", "code", "name"):
-            return Relation("change", f"{before} -> {after}")
+            return Relation("change", f"{before} -> {after}", certain=True)
     if new.correction and (conflict(old, new) or swapped_word(old, new)):
         return Relation("change", "corrected")
     if old.values and old.values == new.values and not swapped_word(old, new):

@@ -15,11 +15,12 @@ any tuning: `dev` (terse, chatty and third-person notes about homes, jobs, conta
 pets, food, travel, family; and, by an author who saw neither the rules nor the other
 sets, voice transcripts, bullet notes, text messages, diaries, CRM records and
 non-native English about sport, gardening, school, medicine, bills, music, documents,
-vehicles, work tools and neighbours) and `test` (corrections, long-winded notes and
-assistant logs about health, schedules, vehicles, hobbies, subscriptions and settings;
-key-value notes, emails and mixed-person notes about money, courses, projects,
-households, friends and shopping), each family of `test` by another author. Tune on
-dev only.
+vehicles, work tools and neighbours; and, by a third, meeting minutes, support tickets,
+social posts, letters, shorthand and an assistant's notes) and `test` (corrections,
+long-winded notes and assistant logs about health, schedules, vehicles, hobbies,
+subscriptions and settings; key-value notes, emails and mixed-person notes about money,
+courses, projects, households, friends and shopping), each family of `test` by another
+author. Tune on dev only.
 
 With a `judge` (any `Chat`), an `LLMJudge` makes the write-time decisions instead of
 the rules. `answer_key(scenarios)` is a scripted model that answers the judge's
@@ -156,7 +157,7 @@ class FactReport:
 
     scenarios: int = 0
     # (split, measure) -> tally; measures: update, update-as-of, lookalike-found,
-    # lookalike-current, lookalike-unmarked, restatement, restatement-found
+    # lookalike-current, lookalike-unmarked, restatement, restatement-found, kept-current
     tallies: dict[tuple[str, str], Tally] = field(default_factory=dict)
     writes: int = 0
     lost: int = 0
@@ -221,6 +222,7 @@ def run(
 
 
 def _check_writes(me: ScopedMemory, scenario: Scenario, ids: list[str], report: FactReport) -> None:
+    _check_current(me, scenario, ids, report)
     exported = {line["id"]: line["text"] for line in me.export() if line.get("type") == "note"}
     if len(set(ids)) != len(ids):
         report.problems.append(f"{scenario.id}: an insert returned another note's id")
@@ -232,6 +234,26 @@ def _check_writes(me: ScopedMemory, scenario: Scenario, ids: list[str], report: 
         ):
             report.lost += 1
             report.problems.append(f"{scenario.id}: {statement.text!r} not kept under {record_id}")
+
+
+def _check_current(
+    me: ScopedMemory, scenario: Scenario, ids: list[str], report: FactReport
+) -> None:
+    """Every statement no question calls stale must still be current (a restatement
+    retired behind its fact counts as kept): a note about something else must never
+    close it. Lost-write chains are left out: each link closes the one before."""
+    if scenario.family == "lostwrite":
+        return
+    stale = {i for question in scenario.questions for i in question.stale}
+    for index, record_id in enumerate(ids):
+        if index in stale:
+            continue
+        record = me.archive.get(record_id)
+        kept = record.expired_at is None or record.consolidation == "restated"
+        report.tally(scenario.split, "kept-current").add(kept)
+        if not kept:
+            why = f"closed by {record.superseded_by}"
+            report.problems.append(f"{scenario.id}: {record.text!r} {why}")
 
 
 def _score(

@@ -368,14 +368,30 @@ class Archive:
         facts = [h.record.id for h in hits[: k + SPARE] if h.record.kind != "episodic"]
         # of the notes kept beside each fact as possibly newer values, the newest
         newer: dict[str, Record] = {}
-        for record in self._store.newer_facts(scope, facts) if facts else []:
-            old = record.consolidated_with or ""
+        for linked in self._store.newer_facts(scope, facts) if facts else []:
+            old = linked.consolidated_with or ""
+            # a newer value closed since: what closed it is newer still
+            record = linked if when is not None else self._current(linked, now)
+            if record is None:
+                continue
             valid = record.valid_at(when) if when is not None else True
             newest = old not in newer or newer[old].valid_from < record.valid_from
             if valid and newest and (allowed is None or record.id in allowed):
                 newer[old] = record
         cosine = ranker.cosines(scope, [*facts, *(r.id for r in newer.values())])
         return arrange(hits, k, newer=newer, cosine=cosine, as_of=when)
+
+    def _current(self, record: Record, now: datetime) -> Record | None:
+        """The record itself if it is a current fact, else the current fact that closed it
+        (followed down a chain of changes); None when there is none."""
+        seen = {record.id}
+        while not record.valid_at(now) and record.superseded_by and len(seen) < _CHAIN:
+            found = self._store.get_record(self._owner.scope, record.superseded_by)
+            if found is None or found.id in seen:
+                break
+            record = found
+            seen.add(record.id)
+        return record if record.valid_at(now) and not record.quarantined else None
 
     def _successors(self, hits: list[Hit], now: datetime, allowed: set[str] | None) -> list[Hit]:
         """The current hits, then the current fact that closed or restated each hit that
@@ -385,18 +401,11 @@ class Archive:
         missed, the fact that closed an old note may itself be out of date, and must not
         outrank what the question found directly (the read side still puts it first
         when it competes with another hit)."""
-        scope = self._owner.scope
         direct: list[Hit] = []
         closed: list[tuple[Hit, Record]] = []
         for hit in hits:
-            record, seen = hit.record, {hit.record.id}
-            while not record.valid_at(now) and record.superseded_by and len(seen) < _CHAIN:
-                found = self._store.get_record(scope, record.superseded_by)
-                if found is None or found.id in seen:
-                    break
-                record = found
-                seen.add(record.id)
-            if not record.valid_at(now) or record.quarantined:
+            record = self._current(hit.record, now)
+            if record is None:
                 continue
             if allowed is not None and record.id not in allowed:
                 continue

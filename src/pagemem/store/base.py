@@ -286,8 +286,9 @@ class Store(Protocol):
         ...
 
     def newer_facts(self, scope: Scope, record_ids: Sequence[str]) -> list[Record]:
-        """Current facts written as possibly newer values of these records ("kept-both"
-        with one of them), for the read side to rank first."""
+        """Facts written as possibly newer values of these records ("kept-both" with one
+        of them), for the read side to rank first; closed ones too (what closed them is
+        newer still)."""
         ...
 
     def set_quarantined(

@@ -126,8 +126,7 @@ class FactsMixin(PostgresBase):
             scope,
             f"SELECT {RECORD_COLUMNS} FROM records r WHERE {scoped('r')} "
             "AND r.consolidated_with IS NOT NULL AND r.consolidated_with = ANY(%s) "
-            "AND r.consolidation = 'kept-both' "
-            "AND r.expired_at IS NULL AND NOT r.quarantined ORDER BY r.pk",
+            "AND r.consolidation = 'kept-both' AND NOT r.quarantined ORDER BY r.pk",
             (scope.tenant, scope.user, scope.agent or "", list(record_ids)),
         )
         return [record_of(row) for row in rows]

@@ -116,8 +116,8 @@ class FactsMixin(SQLiteBase):
             rows += self._read(
                 f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {_scoped('r')} "
                 f"AND r.consolidated_with IN ({', '.join('?' * len(chunk))}) "
-                "AND r.consolidation = 'kept-both' AND r.expired_at IS NULL "
-                "AND r.quarantined = 0",  # no ORDER BY: it would trade the link index away
+                "AND r.consolidation = 'kept-both' AND r.quarantined = 0",
+                # no ORDER BY: it would trade the link index away
                 (*_key(scope), *chunk),
             )
         return sorted((_record(row) for row in rows), key=lambda r: int(r.id[1:]))

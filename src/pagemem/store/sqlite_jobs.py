@@ -70,7 +70,9 @@ class JobsMixin(SQLiteBase):
         actor: str,
         at: datetime,
     ) -> list[Record]:
-        with self._lock:  # one transaction: insert_records joins it (the lock is re-entrant)
+        # one transaction: insert_records joins it (the lock is re-entrant); the index
+        # hears of the notes once it has committed
+        with self.announcer.transaction(), self._lock:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 done = self._conn.execute(
