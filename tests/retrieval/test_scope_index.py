@@ -1,4 +1,5 @@
-"""A scope's index loaded many rows at a time is the index built one row at a time."""
+"""A scope's index loaded many rows at a time is the index built one row at a time
+(as each write adds its notes)."""
 
 from __future__ import annotations
 
@@ -52,12 +53,9 @@ def build(batched: bool, pages: list[list[IndexRow]]) -> ScopeIndex:
     index = ScopeIndex(RetrievalConfig(), 8, TrustPolicy())
     analyzer = Analyzer()
     for page in pages:
-        if batched:
-            index.add_many(page, analyzer, vectors(page))
-        else:
-            found = vectors(page)
-            for row in page:
-                index.add(row, analyzer, found.get(row.id))
+        found = vectors(page)
+        for rows_added in [page] if batched else [[row] for row in page]:
+            index.add_many(rows_added, analyzer, found)
     return index
 
 

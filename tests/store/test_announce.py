@@ -123,3 +123,10 @@ def test_a_failing_listener_cannot_undo_a_committed_write(
         announcer.stage(SCOPE, "records", ["a1"])
     assert heard == [(SCOPE, "records", None)]  # the next listener is still told
     assert "index exploded" in caplog.text
+
+
+def test_a_change_staged_outside_a_transaction_is_refused() -> None:
+    # told at once, a listener would read a write that has not committed yet
+    announcer = Announcer()
+    with pytest.raises(RuntimeError, match="outside"):
+        announcer.stage(SCOPE, "records", ["a1"])

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -91,21 +90,11 @@ class BM25:
 
     def add(self, terms: Sequence[str]) -> int:
         """Index a document; return its number."""
-        doc = len(self._lengths)
-        for term, tf in Counter(terms).items():
-            docs, tfs = self._postings.setdefault(term, (array("q"), array("I")))
-            docs.append(doc)
-            tfs.append(tf)
-            self._packed.pop(term, None)
-        self._lengths.append(len(terms))
-        self._alive.append(True)
-        self._live_count += 1
-        self._live_length += len(terms)
-        return doc
+        return self.add_many([terms])
 
     def add_many(self, documents: Sequence[Sequence[str]]) -> int:
-        """Index many documents at once (a scope's first load); return the first's number.
-        The same postings as `add` one by one, built with numpy instead of per document."""
+        """Index many documents at once; return the first's number. The postings are
+        built with numpy, not per document."""
         first = len(self._lengths)
         lengths = np.fromiter((len(terms) for terms in documents), np.int64, len(documents))
         vocabulary: dict[str, int] = {}

@@ -153,8 +153,7 @@ class Ranker:
             elif doc is not None:  # a fact closed (or otherwise changed in place)
                 index.expired.view()[doc] = row.expired
                 index.valid_to.view()[doc] = row.valid_to
-        for row in fresh:
-            index.add(row, self.analyzer, vectors.get(row.id))
+        index.add_many(fresh, self.analyzer, vectors)
 
     def _changed(self, scope: Scope, collection: str, items: Sequence[str] | None) -> None:
         """Told by the store after each write commits: follow it (the one place this

@@ -50,28 +50,11 @@ class ScopeIndex:
         self.in_order = True
         self.revision = -1
 
-    def add(self, row: IndexRow, analyzer: Analyzer, vector: Vectors | None) -> None:
-        number = int(row.id[1:]) if row.id[1:].isdigit() else 0
-        if len(self.ids) and number <= self.numbers.view()[-1]:
-            self.in_order = False
-        self.numbers.append(number)
-        doc = self.bm25.add(analyzer.terms(row.text))
-        self.vectors.add(doc, vector)
-        self.ids.append(row.id)
-        self.position[row.id] = doc
-        self.times.append(row.created_at)
-        self.valid_from.append(row.valid_from)
-        self.valid_to.append(row.valid_to)
-        self.expired.append(row.expired)
-        self.weights.append(self.trust.weight(row.origin, row.flags))
-        name = row.speaker.lower() if row.speaker else ""
-        code = self.speaker_names.setdefault(name, len(self.speaker_names)) if name else -1
-        self.speaker_codes.append(code)
-
     def add_many(
         self, rows: Sequence[IndexRow], analyzer: Analyzer, vectors: Mapping[str, Vectors]
     ) -> None:
-        """`add` for many rows at once (a scope's first load, a page at a time)."""
+        """Index these rows, in order (a scope's first load a page at a time, or the
+        notes one write added)."""
         if not rows:
             return
         numbers = np.fromiter(

@@ -53,16 +53,10 @@ class VectorSet:
 
     def add(self, doc: int, vector: Vectors | None) -> None:
         """Store the vector of document `doc` (documents without one never match)."""
-        if doc >= len(self._rows):
-            self._grow(max(len(self._rows) * 2, doc + 1))
-        self._size = max(self._size, doc + 1)
-        if vector is None:
-            return
-        self._rows[doc] = vector
-        self._live[doc] = True
-        self._sum += vector
-        self._count += 1
-        self._norms = None
+        matrix = np.zeros((1, self.dim), dtype=np.float32)
+        if vector is not None:
+            matrix[0] = vector
+        self.add_many(doc, matrix, np.asarray([vector is not None]))
 
     def add_many(self, first: int, matrix: Vectors, present: npt.NDArray[np.bool_]) -> None:
         """Store the rows of documents `first`.. at once; `present` marks those that have

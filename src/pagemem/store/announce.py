@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 from pagemem.models import Scope
 
-__all__ = ["Announcer", "Listener"]
+__all__ = ["Announcer", "Announces", "Listener"]
 
 Listener = Callable[[Scope, str, Sequence[str] | None], None]
 
@@ -39,9 +39,8 @@ class Announcer:
         pending: list[tuple[Scope, str, list[str] | None]] | None = getattr(
             self._local, "pending", None
         )
-        if pending is None:  # not inside `transaction()`: nothing to wait for
-            self._tell([(scope, collection, None if items is None else list(items))])
-            return
+        if pending is None:  # told now, a listener would read a write not yet committed
+            raise RuntimeError("a store staged a change outside Announcer.transaction()")
         pending.append((scope, collection, None if items is None else list(items)))
 
     @contextmanager
@@ -86,3 +85,17 @@ class Announcer:
                 except Exception:  # the write is committed: a listener cannot undo it
                     # (the index catches up from the change feed at its next search)
                     _log.exception("a listener failed on a change to %s", scope)
+
+
+class Announces:
+    """What a store that announces its writes offers (both backends)."""
+
+    announcer: Announcer
+
+    def listen(self, listener: Listener) -> None:
+        self.announcer.listen(listener)
+
+    def _changed_whole(self, scope: Scope) -> None:
+        """Both collections of the scope changed past what the feed lists."""
+        self.announcer.stage(scope, "records", None)
+        self.announcer.stage(scope, "recall", None)

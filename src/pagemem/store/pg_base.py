@@ -23,7 +23,7 @@ from psycopg_pool import ConnectionPool
 
 from pagemem.errors import InvalidInputError
 from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, ToolCall
-from pagemem.store.announce import Announcer, Listener
+from pagemem.store.announce import Announcer, Announces
 from pagemem.store.base import CHANGES_KEPT, MessageFilter, NewRecord, RecordFilter
 from pagemem.store.common import stored, text_hash
 from pagemem.store.pg_schema import APP_ROLE, migrate
@@ -160,7 +160,7 @@ def vector_param(blob: bytes) -> np.ndarray[Any, np.dtype[np.float32]]:
     return np.frombuffer(blob, dtype=np.float32)
 
 
-class PostgresBase:
+class PostgresBase(Announces):
     """The pool and the helpers the store's parts build on."""
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 16) -> None:
@@ -209,14 +209,6 @@ class PostgresBase:
                     yield cast(psycopg.Connection[Row], conn)
             except psycopg.DataError as exc:  # a value PostgreSQL cannot hold; nothing written
                 raise InvalidInputError(f"PostgreSQL refused a value: {exc}".strip()) from None
-
-    def listen(self, listener: Listener) -> None:
-        self.announcer.listen(listener)
-
-    def _changed_whole(self, scope: Scope) -> None:
-        """Both collections of the scope changed past what the feed lists."""
-        self.announcer.stage(scope, "records", None)
-        self.announcer.stage(scope, "recall", None)
 
     @contextmanager
     def scope_lock(self, scope: Scope) -> Iterator[None]:

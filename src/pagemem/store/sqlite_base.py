@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pagemem.models import Record, Scope
-from pagemem.store.announce import Announcer, Listener
+from pagemem.store.announce import Announcer, Announces
 from pagemem.store.base import CHANGES_KEPT, NewRecord
 from pagemem.store.common import stored
 from pagemem.store.schema import MIGRATIONS
@@ -34,7 +34,7 @@ from pagemem.store.sqlite_rows import (
 __all__ = ["SQLiteBase"]
 
 
-class SQLiteBase:
+class SQLiteBase(Announces):
     """The connection and the helpers the store's parts build on."""
 
     def __init__(self, path: str | Path = ":memory:") -> None:
@@ -79,14 +79,6 @@ class SQLiteBase:
                 self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
-
-    def listen(self, listener: Listener) -> None:
-        self.announcer.listen(listener)
-
-    def _changed_whole(self, scope: Scope) -> None:
-        """Both collections of the scope changed past what the feed lists."""
-        self.announcer.stage(scope, "records", None)
-        self.announcer.stage(scope, "recall", None)
 
     def _read(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
         with self._lock:
