@@ -53,7 +53,9 @@ def test_batch_consolidation_measures_both_ways(tmp_path: object) -> None:
     result = batch_consolidation(scope_notes=1000, batch_notes=500, folder=str(tmp_path))
     assert result.with_per_s > 0
     assert result.without_per_s > 0
-    assert "consolidation alone" in result.line()
+    assert result.model_per_s > 0
+    assert "consolidated" in result.line()
+    assert "bundled model" in result.line()
 
 
 def test_rest_latency_measures_both_ways(tmp_path: object) -> None:

@@ -111,7 +111,7 @@ def bench(
                     "search": rows,
                     "add": asdict(adding),
                     "rest": asdict(rest),
-                    "batch": {**asdict(batch), "consolidation_per_s": batch.consolidation_per_s},
+                    "batch": asdict(batch),
                     "foreign": asdict(foreign),
                 },
                 indent=2,

@@ -221,6 +221,8 @@ def _number(raw: str) -> str:
 def _number_words(tokens: list[_Token], i: int) -> tuple[str, int] | None:
     """The number a run of number words starting at `i` says ("four thousand", "two
     hundred and fifty", "twenty-five"), and how many tokens it takes; None for one word."""
+    if tokens[i].kind != "word" or not all(p in _UNITS for p in tokens[i].low.split("-")):
+        return None  # a run starts with a unit ("four", "twenty-five")
     total, current, used, end = 0, 0, 0, i
     for j in range(i, len(tokens)):
         low = tokens[j].low

@@ -59,10 +59,10 @@ _NEAR = r"[^.!?。！？\n]{0,30}?"
 
 _AI = alt(AI_READER + PROCESSOR)
 _DESTINATION = (
-    r"(?:https?://\S+|[\w.+-]+@[\w-]+\.[\w.]+|this (?:link|address|url|email|thread|message|"
-    r"ticket|chat)|"
-    r"[\w-]+(?:\.[\w-]+)+/[\w/.?=&-]*|"
-    r"[\w-]+(?:\.[\w-]+)*\.(?:example|com|net|org|io|info|biz|xyz|app|site|online|top|"
+    r"(?:https?://\S+|(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.]+|"
+    r"this (?:link|address|url|email|thread|message|ticket|chat)|"
+    r"(?<![\w-])[\w-]+(?:\.[\w-]+)+/[\w/.?=&-]*|"
+    r"(?<![\w-])[\w-]+(?:\.[\w-]+)*\.(?:example|com|net|org|io|info|biz|xyz|app|site|online|top|"
     r"ru|ua|de|fr|es|it|pl|tr|nl|br|cn|jp|kr|in|co|me)\b|"
     r"(?:ce|este|questo|dieser?) (?:lien|enlace|link|adresse))"
 )

@@ -75,6 +75,7 @@ class BM25:
         self._alive = Column(np.bool_)
         self._live_count = 0
         self._live_length = 0
+        self._norm_cache: tuple[tuple[int, int, int], FloatArray] | None = None
 
     def __len__(self) -> int:
         return len(self._lengths)
@@ -181,6 +182,16 @@ class BM25:
             scores += idf * context_tf * (self.k1 + 1.0) / (context_tf + norm)
         return scores
 
+    def _norm(self) -> FloatArray:
+        """Each document's length normalisation, kept until the statistics change (a
+        batch weighs each of its notes against the same index)."""
+        state = (len(self._lengths), self._live_count, self._live_length)
+        if self._norm_cache is None or self._norm_cache[0] != state:
+            average = self._live_length / self._live_count or 1.0
+            norm = self.k1 * (1.0 - self.b + self.b * self._lengths.view() / average)
+            self._norm_cache = (state, norm)
+        return self._norm_cache[1]
+
     def scores(self, terms: Sequence[str]) -> FloatArray:
         """BM25 score of every document for the query terms (0 for removed documents)."""
         n = len(self._lengths)
@@ -188,9 +199,7 @@ class BM25:
         if not self._live_count or not terms:
             return scores
         alive = self._alive.view()
-        lengths = self._lengths.view()
-        average = self._live_length / self._live_count or 1.0
-        norm = self.k1 * (1.0 - self.b + self.b * lengths / average)
+        norm = self._norm()
         for term in dict.fromkeys(terms):
             packed = self._pack(term)
             if packed is None:

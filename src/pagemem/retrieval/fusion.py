@@ -28,11 +28,22 @@ def recency(
 
 def top(values: FloatArray, k: int) -> list[int]:
     """Indexes of the k largest values, largest first."""
-    if not len(values):
+    if not len(values) or k <= 0:
         return []
     k = min(k, len(values))
+    rows = None
+    stride = len(values) // (64 * k)
+    if stride >= 4:
+        # The k-th largest of any subset is no larger than the whole array's, so every
+        # value at or above a sample's k-th largest holds the top k: a partition of a few
+        # hundred values instead of the whole array (argpartition is ~10 ns a value).
+        sample = values[::stride]
+        floor = np.partition(sample, len(sample) - k)[len(sample) - k]
+        rows = np.flatnonzero(values >= floor)
+        values = values[rows]
     head = np.argpartition(-values, k - 1)[:k]
-    return [int(i) for i in head[np.argsort(-values[head], kind="stable")]]
+    best = head[np.argsort(-values[head], kind="stable")]
+    return [int(i) for i in (rows[best] if rows is not None else best)]
 
 
 def reciprocal_rank(values: FloatArray, mask: npt.NDArray[np.bool_], k: float) -> FloatArray:

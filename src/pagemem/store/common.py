@@ -6,12 +6,28 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict
+from functools import lru_cache
 from typing import Any
 
 from pagemem.models import Record, RetentionRule, Scope, ToolCall
 from pagemem.store.base import NewRecord, ScopeDump
 
-__all__ = ["calls_json", "highest_id", "rules_from", "rules_json", "stored", "text_hash"]
+__all__ = [
+    "calls_json",
+    "highest_id",
+    "rules_from",
+    "rules_json",
+    "scope_of",
+    "stored",
+    "text_hash",
+]
+
+
+@lru_cache(maxsize=4096)
+def scope_of(tenant: str, user: str, agent: str | None) -> Scope:
+    """A row's scope, checked once per scope rather than once per row read (a scope is
+    immutable, so rows can share it)."""
+    return Scope(tenant, user, agent or None)
 
 
 def text_hash(text: str) -> str:

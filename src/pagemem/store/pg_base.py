@@ -25,7 +25,7 @@ from pagemem.errors import InvalidInputError
 from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, ToolCall
 from pagemem.store.announce import Announcer, Announces
 from pagemem.store.base import CHANGES_KEPT, MessageFilter, NewRecord, RecordFilter
-from pagemem.store.common import stored, text_hash
+from pagemem.store.common import scope_of, stored, text_hash
 from pagemem.store.pg_schema import APP_ROLE, migrate
 
 __all__ = ["ANY_TENANT", "PostgresBase"]
@@ -71,7 +71,7 @@ def tsquery(terms: Sequence[str]) -> str:
 def record_of(row: Row) -> Record:
     return Record(
         id=row["id"],
-        scope=Scope(row["tenant_id"], row["user_id"], row["agent_id"] or None),
+        scope=scope_of(row["tenant_id"], row["user_id"], row["agent_id"]),
         text=row["text"],
         kind=cast(Kind, row["kind"]),
         origin=cast(Origin, row["origin"]),

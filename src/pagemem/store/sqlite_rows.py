@@ -10,6 +10,7 @@ from typing import Any, cast
 
 from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, ToolCall
 from pagemem.store.base import MessageFilter, NewRecord, RecordFilter
+from pagemem.store.common import scope_of
 from pagemem.store.common import text_hash as _text_hash
 
 _SCOPE_SQL = "tenant_id = ? AND user_id = ? AND agent_id = ?"
@@ -71,7 +72,7 @@ def match_expression(terms: Sequence[str]) -> str:
 def _record(row: sqlite3.Row) -> Record:
     return Record(
         id=row["id"],
-        scope=Scope(row["tenant_id"], row["user_id"], row["agent_id"] or None),
+        scope=scope_of(row["tenant_id"], row["user_id"], row["agent_id"]),
         text=row["text"],
         kind=cast(Kind, row["kind"]),
         origin=cast(Origin, row["origin"]),
@@ -79,9 +80,9 @@ def _record(row: sqlite3.Row) -> Record:
         created_at=cast(datetime, _dt(row["created_at"])),
         valid_from=cast(datetime, _dt(row["valid_from"])),
         valid_to=_dt(row["valid_to"]),
-        tags=tuple(json.loads(row["tags"])),
-        metadata=json.loads(row["metadata"]),
-        flags=tuple(json.loads(row["flags"])),
+        tags=_items(row["tags"]),
+        metadata=json.loads(row["metadata"]) if row["metadata"] != "{}" else {},
+        flags=_items(row["flags"]),
         quarantined=bool(row["quarantined"]),
         key=row["fact_key"],
         expired_at=_dt(row["expired_at"]),
@@ -90,6 +91,10 @@ def _record(row: sqlite3.Row) -> Record:
         consolidation=row["consolidation"],
         consolidated_with=row["consolidated_with"],
     )
+
+
+def _items(raw: str) -> tuple[str, ...]:
+    return tuple(json.loads(raw)) if raw != "[]" else ()
 
 
 def _message(row: sqlite3.Row) -> Message:
