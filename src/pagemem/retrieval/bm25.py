@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -98,12 +99,9 @@ class BM25:
         built with numpy, not per document."""
         first = len(self._lengths)
         lengths = np.fromiter((len(terms) for terms in documents), np.int64, len(documents))
-        vocabulary: dict[str, int] = {}
-        term_ids = np.fromiter(
-            (vocabulary.setdefault(t, len(vocabulary)) for terms in documents for t in terms),
-            np.int64,
-            int(lengths.sum()),
-        )
+        every = list(chain.from_iterable(documents))
+        vocabulary = {term: number for number, term in enumerate(dict.fromkeys(every))}
+        term_ids = np.fromiter(map(vocabulary.__getitem__, every), np.int64, len(every))
         docs = np.repeat(np.arange(first, first + len(documents), dtype=np.int64), lengths)
         # one (term, document) pair per posting, sorted by term then document
         pairs, counts = np.unique(term_ids * (first + len(documents)) + docs, return_counts=True)
