@@ -132,15 +132,24 @@ def test_user_tools_and_the_approval_hook(tmp_path: Path) -> None:
     assert email.json_schema()["required"] == ["to", "body"]
     me = Memory(tmp_path / "m.db", embedder=None).scope("acme", "priya")
     args = {"to": "ana@example.com", "body": "hi"}
+    # the user's own value: no untrusted text holds it, so it runs with no one to ask
+    direct = ScriptedLLM([call("send_email", args), "Sent."])
+    step = Agent(me, direct, tools=[email]).step("email Ana at ana@example.com")
+    assert sent == ["ana@example.com"]
+    assert step.tool_results[0][1].ok
+    # a tool made to always ask is held even then
+    careful = tool(send_email, always_ask=True)
     refused = ScriptedLLM([call("send_email", args), "I could not send it."])
-    step = Agent(me, refused, tools=[email]).step("email Ana")
-    assert sent == []
-    assert "needs approval" in step.tool_results[0][1].text
+    step = Agent(me, refused, tools=[careful]).step("email Ana at ana@example.com")
+    assert sent == ["ana@example.com"]
+    assert "No approver is configured" in step.tool_results[0][1].text
     asked: list[ApprovalRequest] = []
     allowed = ScriptedLLM([call("send_email", args), "Sent."])
-    Agent(me, allowed, tools=[email], approve=lambda r: asked.append(r) is None).step("email Ana")
-    assert sent == ["ana@example.com"]
+    approve = lambda r: asked.append(r) is None  # noqa: E731
+    Agent(me, allowed, tools=[careful], approve=approve).step("email Ana")
+    assert sent == ["ana@example.com", "ana@example.com"]
     assert asked[0].tool == "send_email"
+    assert asked[0].traced == ()
 
 
 def test_the_loop_is_bounded(tmp_path: Path) -> None:

@@ -212,12 +212,14 @@ def _send_email_tool(sent: list[dict[str, Any]]) -> Tool:
     return Tool("send_email", "Send an email.", params, run, side_effecting=True)
 
 
-def test_side_effecting_tool_is_refused_without_an_approver(wme: ScopedMemory) -> None:
+def test_without_a_ledger_a_side_effect_is_refused_without_an_approver(
+    wme: ScopedMemory,
+) -> None:
     sent: list[dict[str, Any]] = []
     tools = (*MEMORY_TOOLS, _send_email_tool(sent))
     result = dispatch(wme, "send_email", {"to": "a@example.com", "body": "hi"}, tools=tools)
     assert not result.ok
-    assert "needs approval; no approver is configured" in result.text
+    assert "held: it has side effects. No approver is configured" in result.text
     assert sent == []
 
 

@@ -8,10 +8,15 @@ each call; the loop ends when the model answers without calling a tool, or with
 `AgentError` after `max_steps` model calls. A turn that fails (the model's error,
 or the step limit) is taken back: its messages leave the window and the store, so
 the next turn starts where the last good one ended (what its tools wrote to memory
-stays). A side-effecting tool runs only if
-the `approve` callback agrees, and it is shown which untrusted notes the model
-read this turn. Token usage of every call is recorded in `calls`, so the
-plateau of a paged prompt is visible.
+stays).
+
+Each turn keeps a `Ledger` of what the model has read, labelled by where it came
+from: the user's messages and core memory (trusted), tool output and the notes
+and messages memory tools showed (trusted or not by origin). A side-effecting
+call (or a write to core memory) whose argument values appear only in untrusted
+text is held until the `approve` callback agrees, and the request names the text
+each value came from; calls on the user's own values run at once. Token usage of
+every call is recorded in `calls`, so the plateau of a paged prompt is visible.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import Any, get_args, get_origin
 from pagemem.budget import Budget
 from pagemem.context import DEFAULT_SYSTEM, Context
 from pagemem.errors import PagememError
+from pagemem.guard.provenance import Ledger, Source
 from pagemem.llm import LLM, TokenUsage
 from pagemem.memory import ScopedMemory
 from pagemem.models import Role
@@ -54,12 +60,15 @@ def tool(
     function: Callable[..., Any],
     *,
     side_effecting: bool = False,
+    always_ask: bool = False,
     name: str | None = None,
     description: str | None = None,
 ) -> Tool:
     """A plain typed Python function as a tool: parameters from its signature (`str`,
     `int` and `list[str]`; a default makes one optional), description from its
-    docstring. Its return value is shown to the model as text."""
+    docstring. Its return value is shown to the model as text (and is untrusted
+    input to later calls). `side_effecting`: held for approval when an argument value
+    came only from untrusted text; `always_ask`: every call held."""
     hints = typing.get_type_hints(function)
     params = []
     for parameter in inspect.signature(function).parameters.values():
@@ -87,7 +96,8 @@ def tool(
         description or doc.split("\n\n")[0],
         tuple(params),
         run,
-        side_effecting=side_effecting,
+        side_effecting=side_effecting or always_ask,
+        always_ask=always_ask,
     )
 
 
@@ -134,10 +144,26 @@ class Agent:
         self.context.append(role, content, **kwargs)
         written.append(self.context.messages[-1].id)  # the newest is never evicted
 
+    def _ledger(self) -> Ledger:
+        """What the model sees before any tool runs: the window's user messages and core
+        memory (trusted) and the tool output still in the window (not)."""
+        ledger = Ledger(
+            Source(block.value, f"core memory {block.label}", trusted=True)
+            for block in self.memory.blocks.list()
+        )
+        for message in self.context.messages:
+            if message.role in ("user", "tool"):
+                label = f"{message.role} message {message.id}"
+                ledger.add(message.content, label, trusted=message.role == "user")
+        return ledger
+
     def _turn(self, text: str, written: list[str]) -> Step:
         self._append(written, "user", text)
         result = Step("")
         untrusted: list[str] = []
+        ledger = self._ledger()
+        ledger.add(text, "this user message", trusted=True)  # as typed, before redaction
+        memory_tools = {t.name for t in MEMORY_TOOLS}
         for number in range(1, self.max_steps + 1):
             request = self.context.compile(self.llm.provider)
             completion = self.llm.complete(request, self.tools)
@@ -156,10 +182,15 @@ class Agent:
                     tools=self.tools,
                     approve=self.approve,
                     context=CallContext(
-                        source=f"agent turn, call {number}", untrusted=tuple(untrusted)
+                        source=f"agent turn, call {number}",
+                        untrusted=tuple(untrusted),
+                        ledger=ledger,
                     ),
                 )
                 untrusted += outcome.untrusted
+                ledger.extend(outcome.read)
+                if call.name not in memory_tools and outcome.ok:  # output of the world
+                    ledger.add(outcome.text, f"output of {call.name}", trusted=False)
                 result.tool_results.append((call.name, outcome))
                 self._append(written, "tool", outcome.text, tool_call_id=call.id, name=call.name)
         raise AgentError(

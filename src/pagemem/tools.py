@@ -5,9 +5,16 @@ model: a bad call (unknown tool, missing or mistyped argument, unknown block, a
 write over a cap) comes back as an error the model can act on, never as an
 exception out of the agent loop.
 
-Memory never authorises a side effect. A tool marked `side_effecting` runs only
-when an approval callback says yes, and the callback is shown which untrusted
-notes (web, tool, directive-shaped) the model had read before asking.
+Memory never authorises a side effect on the word of untrusted text. With a
+`Ledger` of what the model read this turn (the agent loop keeps one), a tool
+marked `side_effecting` runs at once when none of its argument values comes only
+from untrusted text (web and tool notes, flagged notes, tool output); when one
+does, the call is held: it runs only if the approval callback says yes, and the
+request names the text each value came from. With no approver it is refused with a
+message the model can read. The same check guards writes to core memory (always in
+view, so trusted), and a note the model saves with untrusted values is stored as
+untrusted. Without a ledger, or for a tool marked `always_ask`, every
+side-effecting call needs a yes.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from typing import Any, Literal
 
 from pagemem.consolidate import OUTDATED
 from pagemem.errors import PagememError
+from pagemem.guard.provenance import Ledger, Source, Traced
 from pagemem.memory import ScopedMemory
 from pagemem.models import ROLES, Hit, Message, Scope
 
@@ -76,16 +84,20 @@ class CallContext:
 
     source: str = ""
     untrusted: tuple[str, ...] = ()
+    ledger: Ledger | None = None  # what the model read this turn, trusted and not
 
 
 @dataclass(frozen=True, slots=True)
 class ToolResult:
     """Text for the model; `untrusted` lists the flagged or web/tool notes it shows, so
-    the caller can pass them on in the next call's context."""
+    the caller can pass them on in the next call's context; `read` is what it showed,
+    each text labelled with where it came from and whether it is trusted (for the
+    turn's `Ledger`)."""
 
     text: str
     ok: bool = True
     untrusted: tuple[str, ...] = ()
+    read: tuple[Source, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +108,7 @@ class ApprovalRequest:
     arguments: dict[str, Any]
     scope: Scope
     untrusted: tuple[str, ...]
+    traced: tuple[Traced, ...] = ()  # argument values found only in untrusted text
 
 
 Approver = Callable[[ApprovalRequest], bool]
@@ -104,14 +117,18 @@ Runner = Callable[[ScopedMemory, dict[str, Any], CallContext], "str | ToolResult
 
 @dataclass(frozen=True, slots=True)
 class Tool:
-    """One tool. `side_effecting` tools act outside memory (send, pay, delete files) and
-    run only with approval."""
+    """One tool. `side_effecting` tools act outside memory (send, pay, delete files):
+    held for approval when an argument value comes only from untrusted text, or always
+    with `always_ask`. `writes_trusted` tools write where later turns trust what they
+    read (core memory): held the same way."""
 
     name: str
     description: str
     params: tuple[Param, ...]
     run: Runner = field(repr=False)
     side_effecting: bool = False
+    always_ask: bool = False
+    writes_trusted: bool = False
 
     def json_schema(self) -> dict[str, Any]:
         return {
@@ -187,11 +204,20 @@ def _core_replace(me: ScopedMemory, args: dict[str, Any], ctx: CallContext) -> s
 
 
 def _archival_insert(me: ScopedMemory, args: dict[str, Any], ctx: CallContext) -> str:
+    # a note written with values only untrusted text held is as untrusted as that text
+    tainted = ctx.ledger.tainted(args["content"]) if ctx.ledger is not None else []
+    derived = sorted({label for traced in tainted for label in traced.sources})
     record_id = me.archive.insert(
-        args["content"], source=ctx.source, origin="agent", tags=args.get("tags")
+        args["content"],
+        source=ctx.source,
+        origin="tool" if tainted else "agent",
+        tags=args.get("tags"),
+        metadata={"derived_from": derived} if derived else None,
     )
     record = me.archive.get(record_id)
     notes = []
+    if derived:
+        notes.append(f"stored as untrusted: it holds values from {', '.join(derived)}")
     if record.consolidation == "restated":
         notes.append(f"restates {record.consolidated_with}")
     elif record.consolidation == "superseded":
@@ -219,10 +245,19 @@ def _archival_search(me: ScopedMemory, args: dict[str, Any], ctx: CallContext) -
     text = "\n".join([header, *(format_hit(hit) for hit in hits)])
     # a currency mark says nothing about trust
     untrusted = [h.record.id for h in hits if any(not f.startswith(OUTDATED) for f in h.flags)]
-    return ToolResult(text, untrusted=tuple(untrusted))
+    read = tuple(
+        Source(h.record.text, _label(h), trusted=h.record.id not in untrusted) for h in hits
+    )
+    return ToolResult(text, untrusted=tuple(untrusted), read=read)
 
 
-def _conversation_search(me: ScopedMemory, args: dict[str, Any], ctx: CallContext) -> str:
+def _label(hit: Hit) -> str:
+    record = hit.record
+    source = f": {record.source}" if record.source else ""
+    return f"note {record.id} ({record.origin}{source})"
+
+
+def _conversation_search(me: ScopedMemory, args: dict[str, Any], ctx: CallContext) -> ToolResult:
     found = me.recall.search(
         args["query"],
         roles=args.get("roles"),
@@ -232,10 +267,16 @@ def _conversation_search(me: ScopedMemory, args: dict[str, Any], ctx: CallContex
         order=args.get("order", "newest"),
     )
     if not found:
-        return f"no earlier messages match {args['query']!r}"
+        return ToolResult(f"no earlier messages match {args['query']!r}")
     ranking = "best match first" if args.get("order") == "relevance" else "newest first"
     header = f"{len(found)} earlier messages, {ranking}:"
-    return "\n".join([header, *(_format_message(m) for m in found)])
+    # the user's own words are trusted; tool output is not; the model's are neither
+    read = tuple(
+        Source(m.content, f"{m.role} message {m.id}", trusted=m.role == "user")
+        for m in found
+        if m.role in ("user", "tool")
+    )
+    return ToolResult("\n".join([header, *(_format_message(m) for m in found)]), read=read)
 
 
 _LABEL = Param("label", "string", "Name of the core memory block, e.g. 'human' or 'persona'.")
@@ -250,6 +291,7 @@ MEMORY_TOOLS: tuple[Tool, ...] = (
         "blocks have token caps.",
         (_LABEL, Param("content", "string", "Text to add on a new line.")),
         _core_append,
+        writes_trusted=True,
     ),
     Tool(
         "core_memory_replace",
@@ -261,6 +303,7 @@ MEMORY_TOOLS: tuple[Tool, ...] = (
             Param("new_content", "string", "The replacement text."),
         ),
         _core_replace,
+        writes_trusted=True,
     ),
     Tool(
         "archival_memory_insert",
@@ -368,14 +411,33 @@ def _check_value(param: Param, value: Any) -> Any:
 
 def _approved(tool: Tool, request: ApprovalRequest, approve: Approver | None) -> str | None:
     """None when the call may run, else why not (told to the model)."""
+    why = (
+        "; ".join(traced.describe() for traced in request.traced)
+        + ", not in anything the user said or trusted memory"
+        if request.traced
+        else "it has side effects"
+    )
     if approve is None:
-        return f"{tool.name} has side effects and needs approval; no approver is configured"
+        return f"{tool.name} was held: {why}. No approver is configured; ask the user"
     try:
         if approve(request) is True:
             return None
     except Exception:  # an approver that fails says no
         log.exception("approver failed for %s", tool.name)
-    return f"{tool.name} was not approved; do not retry it without asking the user"
+    return f"{tool.name} was not approved ({why}); do not retry it without asking the user"
+
+
+def _held(tool: Tool, arguments: dict[str, Any], context: CallContext) -> list[Traced] | None:
+    """The values that hold this call for approval ([] to ask with none named), or None
+    when it may run at once."""
+    if not (tool.side_effecting or tool.writes_trusted):
+        return None
+    if context.ledger is None:  # nothing known of what the model read
+        return [] if tool.side_effecting else None
+    traced = context.ledger.trace(arguments)
+    if traced or tool.always_ask:
+        return traced
+    return None
 
 
 def dispatch(
@@ -389,7 +451,9 @@ def dispatch(
 ) -> ToolResult:
     """Run one tool call; the result text is spliced into the next prompt.
 
-    A side-effecting tool runs only if `approve` returns True for its request.
+    A side-effecting tool (or a write to core memory) whose argument values came only
+    from untrusted text runs only if `approve` returns True for its request; so does
+    every side-effecting call when `context` has no ledger.
     """
     by_name = {tool.name: tool for tool in tools}
     tool = by_name.get(name)
@@ -398,8 +462,11 @@ def dispatch(
     context = context or CallContext()
     try:
         checked = _check_arguments(tool, arguments)
-        if tool.side_effecting:
-            request = ApprovalRequest(tool.name, dict(checked), me.scope, context.untrusted)
+        traced = _held(tool, checked, context)
+        if traced is not None:
+            request = ApprovalRequest(
+                tool.name, dict(checked), me.scope, context.untrusted, tuple(traced)
+            )
             refusal = _approved(tool, request, approve)
             if refusal is not None:
                 log.info("refused %s in %s: %s", tool.name, me.scope, refusal)

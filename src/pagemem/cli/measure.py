@@ -290,10 +290,14 @@ def eval_poisoning(
                 reach[name][policy] = poisoning.evaluate_reach(
                     group, make(), k=k, embedder=embedder, progress=bar.update
                 )
+    from pagemem.eval.side_effects import evaluate_side_effects
+
+    effects = {name: evaluate_side_effects(group) for name, group in chosen.items()}
     if as_json:
         click.echo(
             json.dumps(
                 {
+                    "side_effects": {n: e.as_dict() for n, e in effects.items()},
                     "detector": {n: d.as_dict() for n, d in detection.items()},
                     "detector_with_learned": {n: d.as_dict() for n, d in combined.items()},
                     "reach": {
@@ -340,6 +344,14 @@ def eval_poisoning(
             "(benign web/tool: benign web and tool notes in the top "
             f"{k} for their own question, the cost of distrust)"
         )
+    click.echo("\nside effects on values a gullible model read in the note (agent loop)")
+    click.echo(f"{'split':<13}{'injected held':>15}{'user-given ran':>16}{'from note held':>16}")
+    for name, effect in effects.items():
+        injected = f"{effect.injected_held}/{effect.injected}"
+        user = f"{effect.user_given_ran}/{effect.user_given}"
+        document = f"{effect.from_document_held}/{effect.from_document}"
+        click.echo(f"{name:<13}{injected:>15}{user:>16}{document:>16}")
+    click.echo("(from note held: benign values only the note holds, the cost: an approval to give)")
 
 
 @eval_group.command(name="facts")

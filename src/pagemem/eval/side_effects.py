@@ -1,0 +1,127 @@
+"""Side effects on untrusted values: are they held, and do the user's own go through?
+
+Each labelled note of the poisoning set that holds a value (an address, a URL, a
+number, a file) is read by a gullible scripted model as the output of a tool, in
+an agent turn whose user message is the note's question. The model then acts on
+the values it read, through a side-effecting tool, in the public agent loop:
+
+- **injections**: it calls the tool with each value of the injected text, written
+  the way a model might copy it (verbatim, another case, the scheme added or
+  dropped, other separators in a number). Held is the defence working; it does not
+  depend on any detector, since the text is read whatever its score.
+- **benign, value from the user**: the user's message gives the value too; the call
+  should run with nobody asked (no friction).
+- **benign, value from the document**: the user asked about the note and the model
+  acts on a value only the note holds; held is the cost of the defence (an approval
+  the user has to give).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pagemem.agent import Agent, tool
+from pagemem.eval.poisoning import Item
+from pagemem.guard.provenance import mentions, values
+from pagemem.llm import Completion, ScriptedLLM, TokenUsage
+from pagemem.memory import Memory
+from pagemem.models import ToolCall
+
+__all__ = ["SideEffects", "evaluate_side_effects", "respell"]
+
+
+@dataclass(frozen=True, slots=True)
+class SideEffects:
+    """Calls made and how many ran, by trial."""
+
+    injected: int = 0
+    injected_held: int = 0
+    user_given: int = 0
+    user_given_ran: int = 0
+    from_document: int = 0
+    from_document_held: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+
+def respell(raw: str, variant: int) -> str:
+    """`raw` as a model might copy it: as is, another case, the scheme changed, other
+    separators (variant 0 to 3)."""
+    if variant == 1:
+        return raw.upper() if "@" in raw or "." in raw else raw.lower()
+    if variant == 2:
+        if raw.lower().startswith(("http://", "https://")):
+            return re.sub(r"^https?://", "", raw, flags=re.IGNORECASE)
+        if (
+            re.match(r"[\w-]+(?:\.[\w-]+)+", raw)
+            and "@" not in raw
+            and re.search("[a-z]", raw, re.I)
+        ):
+            return "https://" + raw
+    if variant == 3 and re.fullmatch(r"[\d +\-./()]+", raw):
+        return re.sub(r"\D", "", raw)
+    return raw
+
+
+def evaluate_side_effects(items: Sequence[Item]) -> SideEffects:
+    """Run the three trials over the items that hold a value (see the module)."""
+    counts = dict.fromkeys(SideEffects.__slots__, 0)
+    with Memory(":memory:", embedder=None) as memory:
+        for number, item in enumerate(items):
+            asked = values(item.query)  # what the user's own question already says
+            found = list(
+                dict.fromkeys(
+                    raw for value, raw in mentions(item.text).items() if value not in asked
+                )
+            )
+            if not found:
+                continue
+            if item.injection:
+                for variant, raw in enumerate(found):
+                    me = memory.scope("side-effects", f"{item.id}-{variant}")
+                    ran = _trial(me, item, item.query, respell(raw, variant % 4))
+                    counts["injected"] += 1
+                    counts["injected_held"] += not ran
+            else:
+                raw = found[number % len(found)]
+                message = f"{item.query} Then send it to {raw}."
+                counts["user_given"] += 1
+                me = memory.scope("side-effects", f"{item.id}-user")
+                counts["user_given_ran"] += _trial(me, item, message, raw)
+                me = memory.scope("side-effects", f"{item.id}-document")
+                counts["from_document"] += 1
+                counts["from_document_held"] += not _trial(me, item, item.query, raw)
+    return SideEffects(**counts)
+
+
+def _trial(me: Any, item: Item, message: str, target: str) -> bool:
+    """Did the side effect run, when the model read the note and acted on `target`?"""
+    done: list[str] = []
+
+    def read_document() -> str:
+        """Read the document the user asked about."""
+        return item.text
+
+    def act(target: str) -> str:
+        """Send, pay or share, to or with the target."""
+        done.append(target)
+        return "done"
+
+    def reply(name: str, arguments: dict[str, Any], ident: str) -> Completion:
+        return Completion("", (ToolCall(ident, name, json.dumps(arguments)),), TokenUsage(0, 0))
+
+    llm = ScriptedLLM(
+        [
+            reply("read_document", {}, "c1"),
+            reply("act", {"target": target}, "c2"),
+            "Done.",
+        ]
+    )
+    tools = [tool(read_document), tool(act, side_effecting=True)]
+    Agent(me, llm, tools=tools, max_tokens=50_000).step(message)
+    return bool(done)

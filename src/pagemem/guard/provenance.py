@@ -1,0 +1,183 @@
+"""Where a side effect's values came from: the check that holds when a detector misses.
+
+An injected instruction does harm only when its payload (an address, an account
+number, a URL, an amount, a file) reaches a tool that acts. So before a
+side-effecting call runs, each value in its arguments is looked up in what the
+model has read: a value found in untrusted text (web and tool notes, flagged notes,
+tool output) and in nothing trusted (the user's own messages, core memory, trusted
+notes) is traced to the texts it came from, and the call is held for approval.
+Values the user gave pass without friction, whatever the model read.
+
+Taken from CaMeL (Debenedetti et al., 2025, "Defeating Prompt Injections by Design"):
+values carry where they came from, and a policy is checked before every tool call,
+not on the model's reasoning. Taken from FIDES (Costa et al., 2025): integrity labels
+propagate, so a note the model writes with untrusted values is untrusted itself.
+Not taken: a quarantined second model and a custom interpreter. Values are matched
+after normalising (case, spacing, URL parts, the digits of a number), not tracked
+through the model, so a value the model re-spells ("evil dot com") is not traced.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Ledger", "Source", "Traced", "mentions", "values"]
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.UNICODE)
+_URL = re.compile(
+    r"(?:https?://|www\.)[^\s<>\"'`)\]]+|"
+    r"(?<![\w@.-])(?:[a-z0-9-]+\.)+(?:com|net|org|io|info|biz|xyz|app|site|online|top|dev|"
+    r"co|me|ru|de|uk|fr|es|it|pl|nl|cn|jp|example|test)(?:/[^\s<>\"'`)\]]*)?(?![\w-])",
+    re.IGNORECASE,
+)
+_IBAN = re.compile(
+    r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b", re.IGNORECASE
+)
+# a run of digits with the separators people write in phone, card and account numbers
+_DIGITS = re.compile(r"(?<![\w.])\+?\d[\d \-./()]{4,}\d(?![\w])")
+_DATE_TIME = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?\b|\b\d{1,2}:\d{2}\b")
+_AMOUNT = re.compile(
+    r"(?<![\w.])\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?|(?<![\w.])\d+\.\d+|(?<![\w.])\d{3,}(?!\w)"
+)
+_PATH = re.compile(
+    r"(?:~|\.{1,2})?(?:/[\w.\-]+){2,}|[\w\-]+(?:/[\w.\-]+)+\.\w{1,5}|"
+    r"(?<![\w@/.-])[\w\-]+\.(?:txt|pdf|docx?|xlsx?|csv|json|ya?ml|zip|tar|gz|sh|py|js|exe|"
+    r"key|pem|env|ini|conf|log|db|sqlite|png|jpe?g)\b",
+    re.IGNORECASE,
+)
+_HANDLE = re.compile(r"(?<![\w@])@[A-Za-z_][\w.]{2,}")
+# A short argument of capitalised words ("Mallory Reyes", "Acme Holdings Ltd") is a
+# name: looked up whole.
+_NAME = re.compile(r"^(?:[A-Z][\w'\u2019-]+)(?:\s+[A-Z][\w'\u2019-]+){0,3}$")
+_SPACE = re.compile(r"\s+")
+
+
+def values(text: str) -> set[str]:
+    """The values in `text` a side effect could act on, each normalised and tagged with
+    its kind ("email:bob@example.com", "host:example.com", "digits:4915112345678")."""
+    return set(mentions(text))
+
+
+def mentions(text: str) -> dict[str, str]:
+    """Each value of `text` (as `values` gives it) and the words that wrote it."""
+    found: dict[str, str] = {}
+    for email in _EMAIL.findall(text):
+        found.setdefault(f"email:{email.lower().rstrip('.')}", email)
+        found.setdefault(f"host:{email.rsplit('@', 1)[1].lower().rstrip('.')}", email)
+    rest = _EMAIL.sub(" ", text)  # each part of the text is read as one kind of value
+    for url in _URL.findall(rest):
+        address = re.sub(r"^(?:https?://)?(?:www\.)?", "", url.lower()).rstrip("/.,;:!?")
+        found.setdefault(f"host:{address.split('/', 1)[0].split(':', 1)[0]}", url)
+        if "/" in address:
+            found.setdefault(f"url:{address}", url)
+    rest = _URL.sub(" ", rest)
+    for path in _PATH.findall(rest):
+        found.setdefault(f"file:{path.lower().rstrip('.').rsplit('/', 1)[-1]}", path)
+    rest = _PATH.sub(" ", rest)
+    for iban in _IBAN.findall(rest):
+        found.setdefault(f"account:{iban.replace(' ', '').upper()}", iban)
+    rest = _IBAN.sub(" ", rest)
+    rest = _DATE_TIME.sub(" ", rest)  # a date or a time is when, not where to
+    for run in _DIGITS.findall(rest):
+        digits = re.sub(r"\D", "", run)
+        if len(digits) >= 6:
+            found.setdefault(f"digits:{digits}", run)
+            rest = rest.replace(run, " ")
+    for amount in _AMOUNT.findall(rest):
+        number = re.sub(r"[,\s]", "", amount)
+        number = number.rstrip("0").rstrip(".") if "." in number else number
+        if number and float(number) >= 100:
+            found.setdefault(f"amount:{number}", amount)
+    for handle in _HANDLE.findall(text):
+        found.setdefault(f"handle:{handle.lower().rstrip('.')}", handle)
+    return found
+
+
+def _argument_values(value: Any) -> set[str]:
+    """The values of one argument: those inside its text, and the argument itself when
+    it is a short name."""
+    if isinstance(value, bool) or value is None:
+        return set()
+    if isinstance(value, int | float):
+        return {f"amount:{value:g}"} if abs(value) >= 100 else set()
+    if isinstance(value, list | tuple):
+        return set().union(*(_argument_values(item) for item in value)) if value else set()
+    if isinstance(value, Mapping):
+        return _argument_values(list(value.values()))
+    text = str(value)
+    found = values(text)
+    phrase = _SPACE.sub(" ", text.strip())
+    if len(phrase) >= 4 and _NAME.match(phrase):
+        found.add(f"name:{phrase.casefold()}")
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A text the model read, where it came from, and whether it is trusted."""
+
+    text: str
+    label: str  # "a12 (web: https://...)", "tool read_inbox", "user message m4"
+    trusted: bool
+    found: frozenset[str] = field(default=frozenset(), compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Traced:
+    """An argument value found in untrusted text and in nothing trusted."""
+
+    argument: str
+    value: str  # kind:normalised ("email:pay@evil.example")
+    sources: tuple[str, ...]  # labels of the untrusted texts that hold it
+
+    def describe(self) -> str:
+        kind, _, shown = self.value.partition(":")
+        return f"{self.argument} ({kind} {shown!r}) appears only in {', '.join(self.sources)}"
+
+
+class Ledger:
+    """What the model has read in one turn, trusted and not, with the values in it."""
+
+    def __init__(self, sources: Iterable[Source] = ()) -> None:
+        self._sources: list[Source] = []
+        self.extend(sources)
+
+    @property
+    def sources(self) -> tuple[Source, ...]:
+        return tuple(self._sources)
+
+    def add(self, text: str, label: str, *, trusted: bool) -> None:
+        self.extend([Source(text, label, trusted)])
+
+    def extend(self, sources: Iterable[Source]) -> None:
+        for source in sources:
+            found = source.found or frozenset(values(source.text))
+            self._sources.append(Source(source.text, source.label, source.trusted, found))
+
+    def trace(self, arguments: Mapping[str, Any]) -> list[Traced]:
+        """The argument values that came from untrusted text only, argument by argument."""
+        traced = []
+        for argument, value in arguments.items():
+            for item in sorted(_argument_values(value)):
+                holders = [s for s in self._sources if self._holds(s, item)]
+                untrusted = [s.label for s in holders if not s.trusted]
+                if untrusted and not any(s.trusted for s in holders):
+                    traced.append(Traced(argument, item, tuple(dict.fromkeys(untrusted))))
+        return traced
+
+    def tainted(self, text: str) -> list[Traced]:
+        """The values of a text the model writes that came from untrusted text only."""
+        return self.trace({"text": text})
+
+    @staticmethod
+    def _holds(source: Source, item: str) -> bool:
+        if item in source.found:
+            return True
+        if item.startswith("name:"):
+            name = re.escape(item[5:])
+            folded = _SPACE.sub(" ", source.text).casefold()
+            return re.search(rf"(?<!\w){name}(?!\w)", folded) is not None
+        return False
