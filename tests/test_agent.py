@@ -32,8 +32,18 @@ def _tool_words() -> int:
     return get_counter("words").count(json.dumps(openai_tools(MEMORY_TOOLS)))
 
 
+def _envelope_words() -> int:
+    from pagemem.envelope import RULE, Envelope
+    from pagemem.tokens import get_counter
+
+    count = get_counter("words").count
+    return count(RULE) + count(Envelope().wrap("", "tool archival_memory_insert"))
+
+
 def test_a_fact_saved_in_one_session_is_found_in_the_next(tmp_path: Path) -> None:
-    window = 45 + _tool_words()  # the tools take their share of every window
+    # the tools take their share of every window, and so do the envelope's rule and
+    # the markers around the tool result in view
+    window = 45 + _tool_words() + _envelope_words()
     path = tmp_path / "m.db"
     with Memory(path, embedder=None, tokenizer="words") as memory:
         me = memory.scope("acme", "priya")
@@ -56,7 +66,7 @@ def test_a_fact_saved_in_one_session_is_found_in_the_next(tmp_path: Path) -> Non
 
         def answer(request: Any, tools: Any) -> Completion:
             found = last_tool_result(request)
-            return Completion(f"From memory: {found.splitlines()[1]}")
+            return Completion(f"From memory: {found.splitlines()[2]}")  # after the marker
 
         second = ScriptedLLM([call("archival_memory_search", {"query": "dog name"}), answer])
         agent = Agent(me, second, max_tokens=window, system="You help.")
@@ -109,11 +119,13 @@ def test_the_loop_runs_against_a_local_openai_compatible_endpoint(
     assert me.blocks.get("human").value == "Name: Priya.\nLikes trains"
     second = endpoint.requests[1]["messages"]
     assert second[-2]["tool_calls"][0]["id"] == "call_9"
-    assert second[-1] == {
-        "role": "tool",
-        "tool_call_id": "call_9",
-        "content": "appended to block 'human' (7/2000 tokens)",
-    }
+    assert second[-1]["role"] == "tool"
+    assert second[-1]["tool_call_id"] == "call_9"
+    opening, result, closing = second[-1]["content"].split("\n")
+    assert opening.startswith("<<untrusted ")
+    assert opening.endswith(" from=tool core_memory_append>>")
+    assert result == "appended to block 'human' (7/2000 tokens)"
+    assert closing == f"<<end untrusted {opening.split()[1]}>>"
     assert [t["function"]["name"] for t in endpoint.requests[0]["tools"]][-1] == (
         "conversation_search"
     )

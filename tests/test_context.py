@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from pagemem import Budget, Context, InvalidInputError, Memory, ScopedMemory
+from pagemem.envelope import RULE
 from pagemem.models import ToolCall
 
 
@@ -14,6 +15,7 @@ def wme(words_memory: Memory) -> ScopedMemory:
 def _window(me: ScopedMemory, max_tokens: int, **kwargs: object) -> Context:
     kwargs.setdefault("summary_tokens", 0)
     kwargs.setdefault("default_blocks", False)  # the arithmetic below counts every word
+    kwargs.setdefault("envelope", False)  # (test_envelope.py covers the markers)
     return Context(me, max_tokens=max_tokens, system="You are helpful.", **kwargs)  # type: ignore[arg-type]
 
 
@@ -94,7 +96,9 @@ def test_summary_folds_evicted_text_within_its_cap(wme: ScopedMemory) -> None:
 
 
 def test_summary_is_on_by_default_with_a_tenth_of_the_free_window(wme: ScopedMemory) -> None:
-    ctx = Context(wme, max_tokens=60, system="You are helpful.", default_blocks=False)
+    ctx = Context(
+        wme, max_tokens=60, system="You are helpful.", default_blocks=False, envelope=False
+    )
     assert ctx.summary_tokens == (60 - 3) // 10  # what the system prompt leaves
     for text in ("I live in Seattle", "My dog is Miso", *(f"filler number {i}" for i in range(30))):
         ctx.append("user", text)
@@ -139,7 +143,8 @@ def test_exact_tokenizer_counts_message_overhead(me: ScopedMemory) -> None:
     ctx.append("user", "hello world")
     usage = ctx.usage()
     assert usage.messages == me.counter.count("hello world") + 3
-    assert usage.system == me.counter.count("You are helpful.") + 3
+    # the system message carries the envelope's rule
+    assert usage.system == me.counter.count(f"You are helpful.\n\n{RULE}") + 3
 
 
 def test_compile_openai_shape(wme: ScopedMemory) -> None:

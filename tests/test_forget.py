@@ -16,7 +16,7 @@ def _fill(me: ScopedMemory, word: str) -> Context:
     me.archive.insert(f"Priya's dog is called {word} and loves the beach", origin="user")
     me.archive.insert("Priya prefers aisle seats", origin="user")
     me.blocks.set("human", f"Name: Priya. Dog: {word}.")
-    ctx = Context(me, max_tokens=60, system="You help.", summary_tokens=20)
+    ctx = Context(me, max_tokens=60, system="You help.", summary_tokens=20, envelope=False)
     for i in range(6):
         ctx.append("user", f"Story {i} about {word} the dog at the park")
     assert word in me.recall.summary()

@@ -16,7 +16,7 @@ def owner(memory: Memory) -> ScopedMemory:
     me = memory.scope("acme", "priya")
     me.archive.insert("Priya's secret dog is named Miso", tags=["pets"], origin="user")
     me.blocks.set("human", "Name: Priya. Dog: Miso.")
-    ctx = Context(me, max_tokens=60, system="You help.", summary_tokens=20)
+    ctx = Context(me, max_tokens=60, system="You help.", summary_tokens=20, envelope=False)
     for i in range(6):
         ctx.append("user", f"Miso the dog did trick number {i}")
     assert me.recall.count() > 0
@@ -48,7 +48,12 @@ def test_nothing_crosses_scopes(
     assert other.history() == []
     assert (
         Context(
-            other, max_tokens=60, system="You help.", summary_tokens=20, default_blocks=False
+            other,
+            max_tokens=60,
+            system="You help.",
+            summary_tokens=20,
+            default_blocks=False,
+            envelope=False,
         ).text()
         == "You help."
     )

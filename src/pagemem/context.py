@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pagemem.budget import Budget
+from pagemem.envelope import RULE, Envelope
 from pagemem.errors import InvalidInputError
 from pagemem.memory import ScopedMemory
 from pagemem.models import Message, Role, ToolCall
@@ -106,6 +107,7 @@ class Context:
         evict: Eviction = "oldest",
         tools: Sequence[Tool] = (),
         default_blocks: bool = True,
+        envelope: bool = True,
     ) -> None:
         if not isinstance(max_tokens, int) or max_tokens < 1:
             raise InvalidInputError(
@@ -127,6 +129,12 @@ class Context:
         self.tools = tuple(tools)
         self._tool_tokens = (
             self.counter.count(json.dumps(openai_tools(self.tools))) if self.tools else 0
+        )
+        # untrusted text goes inside random markers, the rule in the system message
+        self.envelope = envelope
+        self._rule = RULE if envelope else ""
+        self._envelope_tokens = (
+            self.counter.count(Envelope("0" * 24).wrap("", "tool " + "x" * 24)) if envelope else 0
         )
         if default_blocks and not memory.blocks.list():
             for label, (description, limit) in DEFAULT_BLOCKS.items():
@@ -225,13 +233,20 @@ class Context:
     def core_text(self) -> str:
         return "\n".join(f"<{b.label}>{b.value}</{b.label}>" for b in self.memory.blocks.list())
 
-    def summary_text(self) -> str:
+    def summary_text(self, envelope: Envelope | None = None) -> str:
+        """The running summary (written from messages that held tool output: untrusted,
+        so inside the request's envelope when there is one)."""
         summary = self.summary
-        return f"<summary>{summary}</summary>" if summary else ""
+        if not summary:
+            return ""
+        if envelope is not None:
+            summary = envelope.wrap(summary, "summary of earlier messages")
+        return f"<summary>{summary}</summary>"
 
-    def system_text(self) -> str:
-        """The system message: prompt, core memory and summary, never evicted."""
-        sections = [self.system, self.core_text(), self.summary_text()]
+    def system_text(self, envelope: Envelope | None = None) -> str:
+        """The system message: prompt, the envelope rule, core memory and summary, never
+        evicted."""
+        sections = [self.system, self._rule, self.core_text(), self.summary_text(envelope)]
         return "\n\n".join(section for section in sections if section)
 
     def text(self) -> str:
@@ -241,30 +256,47 @@ class Context:
     def usage(self) -> Usage:
         count, overhead = self.counter.count, self.counter.message_overhead
         return Usage(
-            system=count(self.system) + overhead,
+            system=count(f"{self.system}\n\n{self._rule}" if self._rule else self.system)
+            + overhead,
             core=count(self.core_text()),
-            summary=count(self.summary_text()),
-            messages=sum(_tokens(m, count) + overhead for m in self._messages),
+            summary=count(self.summary_text()) + (self._envelope_tokens if self.summary else 0),
+            messages=sum(
+                _tokens(m, count) + overhead + (self._envelope_tokens if m.role == "tool" else 0)
+                for m in self._messages
+            ),
             limit=self.max_tokens,
             in_context=len(self._messages),
             paged_out=self.memory.recall.count(),
             tools=self._tool_tokens,
         )
 
-    def compile(self, format: Literal["openai", "anthropic"] = "openai") -> Any:
+    def compile(
+        self, format: Literal["openai", "anthropic"] = "openai", *, envelope: Envelope | None = None
+    ) -> Any:
         """The window as a chat request body: a message list (OpenAI) or system + messages
-        (Anthropic)."""
+        (Anthropic). Tool results and the summary go inside `envelope` (by default, one
+        with a fresh random id: a request's own), unless the context was made with
+        `envelope=False`."""
+        if format not in ("openai", "anthropic"):
+            raise InvalidInputError(f"format must be 'openai' or 'anthropic', got {format!r}")
         self.fit()
+        if self.envelope:
+            envelope = envelope or Envelope()
+        messages = [
+            replace(m, content=envelope.wrap(m.content, f"tool {m.name or 'result'}"))
+            if m.role == "tool" and envelope is not None
+            else m
+            for m in self._messages
+        ]
         # A tool result whose call was paged out is shown as plain text: the APIs refuse a
         # result that answers no call in view.
-        calls = {c.id for m in self._messages for c in m.tool_calls}
+        calls = {c.id for m in messages for c in m.tool_calls}
+        system = self.system_text(envelope)
         if format == "openai":
-            return [{"role": "system", "content": self.system_text()}] + [
-                _openai(message, calls) for message in self._messages
+            return [{"role": "system", "content": system}] + [
+                _openai(message, calls) for message in messages
             ]
-        if format == "anthropic":
-            return {"system": self.system_text(), "messages": _anthropic(self._messages, calls)}
-        raise InvalidInputError(f"format must be 'openai' or 'anthropic', got {format!r}")
+        return {"system": system, "messages": _anthropic(messages, calls)}
 
 
 def _tokens(message: Message, count: Callable[[str], int]) -> int:

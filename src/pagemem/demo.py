@@ -122,6 +122,7 @@ def _textbook(options: DemoOptions) -> list[str]:
         summary_tokens=SUMMARY_WORDS if options.summary else 0,
         evict=options.evict,
         default_blocks=False,  # the textbook's window has no core memory
+        envelope=False,  # nor the envelope's rule: it counts every word of a tiny window
     )
     _play(me, context)
     lines = [context.usage().line()]
@@ -162,6 +163,7 @@ def _in_view_after_turns(options: DemoOptions, evict: Eviction) -> str:
         summary_tokens=summary,
         evict=evict,
         default_blocks=False,
+        envelope=False,
     )
     _play(me, context)
     text = context.text()
@@ -203,6 +205,7 @@ def _engine(options: DemoOptions) -> list[str]:
         summary_tokens=SUMMARY_TOKENS if options.summary else 0,
         evict=options.evict,
         default_blocks=False,
+        envelope=False,  # the textbook's window, scaled: the same parts in it
     )
     _play(me, context)
     lines = [

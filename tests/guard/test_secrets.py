@@ -103,7 +103,7 @@ def test_no_write_path_stores_a_secret(tmp_path: object) -> None:
         assert me.archive.get(rid).metadata["redacted"] == ["aws_access_key"]
         me.blocks.set("human", f"Name: Priya. Key {key}")
         assert key not in me.blocks.get("human").value
-        ctx = Context(me, max_tokens=30, system="You help.", summary_tokens=10)
+        ctx = Context(me, max_tokens=30, system="You help.", summary_tokens=10, envelope=False)
         for _ in range(4):
             ctx.append("user", f"my password: hunter22 and {key}")
         assert key not in ctx.text()

@@ -256,7 +256,7 @@ def test_recall_can_be_ranked_by_relevance(tmp_path: Path) -> None:
 
     with Memory(tmp_path / "m.db") as mem:
         me = mem.scope("acme", "priya")
-        ctx = Context(me, max_tokens=24, system="You help.", summary_tokens=0)
+        ctx = Context(me, max_tokens=24, system="You help.", summary_tokens=0, envelope=False)
         for text in (
             "My golden retriever Biscuit loves the beach",
             "The quarterly tax filing is due in April",
@@ -290,7 +290,7 @@ def test_conversation_search_tool_takes_an_order(tmp_path: Path) -> None:
 
     with Memory(":memory:") as mem:
         me = mem.scope("acme", "priya")
-        ctx = Context(me, max_tokens=20, system="You help.", summary_tokens=0)
+        ctx = Context(me, max_tokens=20, system="You help.", summary_tokens=0, envelope=False)
         for text in ("I prefer sitting by the aisle on long flights", "hello", "more", "text"):
             ctx.append("user", text)
         result = dispatch(
