@@ -149,6 +149,9 @@ class Block:
     description: str = ""
 
 
+NEUTRALISED_MARK = "[instruction to the model removed]"
+
+
 @dataclass(frozen=True, slots=True)
 class Record:
     """An archival note and everything known about where it came from."""
@@ -176,6 +179,22 @@ class Record:
     # `consolidated_with`; both stay current); None for notes that were not consolidated
     consolidation: str | None = None
     consolidated_with: str | None = None
+
+    @property
+    def shown(self) -> str:
+        """The text as a model is shown it: directive sentences the guard neutralised
+        (`metadata["neutralised"]`, character spans) replaced by a visible marker. The
+        stored `text` keeps them, for review and export."""
+        spans = self.metadata.get("neutralised")
+        if not spans or "neutralised" not in self.flags:
+            return self.text
+        out, at = [], 0
+        for start, end in sorted(spans):
+            if not (isinstance(start, int) and isinstance(end, int) and at <= start < end):
+                continue
+            out += [self.text[at:start], NEUTRALISED_MARK]
+            at = min(end, len(self.text))
+        return "".join([*out, self.text[at:]])
 
     def valid_at(self, when: datetime) -> bool:
         """Was this fact true at `when` (valid time), as far as pagemem knows now?"""

@@ -169,7 +169,7 @@ def format_hit(hit: Hit) -> str:
     source = record.source or "unknown"
     return (
         f"{record.id} score={hit.score:.3f} src={source} origin={record.origin}{flags}: "
-        f"{record.text}"
+        f"{record.shown}"
     )
 
 

@@ -35,12 +35,13 @@ def test_detector_meets_its_targets_on_every_split(items: list[poisoning.Item]) 
         assert result.recall >= 0.95, (split, result.as_dict())
 
 
-def test_no_web_injection_reaches_the_top_3_under_the_default_policy(
+def test_no_web_injection_reaches_the_top_3_with_its_instructions_shown(
     items: list[poisoning.Item],
 ) -> None:
     dev = [i for i in items if i.split == "dev"]
     default = poisoning.evaluate_reach(dev, TrustPolicy(), k=3, embedder=None)
-    assert default.reached["web"] == 0
+    # a carrier that is mostly useful may rank, with its directive sentences cut out
+    assert default.reached["web"] == default.neutralised["web"]
     assert default.total["web"] > 40
     flag_only = poisoning.evaluate_reach(dev, TrustPolicy.uniform("flag"), k=3, embedder=None)
     assert flag_only.reached["web"] > 20  # the queries do aim at the injections

@@ -17,6 +17,10 @@ def test_injected_values_are_held_and_the_users_run(split: str) -> None:
     assert result.injected_held == result.injected
     assert result.user_given_ran == result.user_given > 20
     assert result.from_document_held == result.from_document  # the cost, stated
+    # stored in memory: what the guard let through to the model is still held
+    assert result.seeded > 50
+    assert 0 < result.seeded_seen < result.seeded
+    assert result.seeded_held == result.seeded_seen
 
 
 def test_respelling_is_what_a_model_might_copy() -> None:

@@ -333,25 +333,37 @@ def eval_poisoning(
         origins = sorted({o for r in by_policy.values() for o in r.total})
         click.echo(f"\ninjections in the top {k} for a query aimed at them ({name})")
         head = "".join(f"{o:>10}" for o in origins)
-        click.echo(f"{'policy':<11}{head}{'all':>10}{'held':>8}{'benign web/tool':>17}")
+        click.echo(f"{'policy':<11}{head}{'all':>10}{'cut':>6}{'held':>8}{'benign web/tool':>17}")
         for policy, result in by_policy.items():
             cells = "".join(f"{f'{result.reached[o]}/{result.total[o]}':>10}" for o in origins)
             total = f"{sum(result.reached.values())}/{sum(result.total.values())}"
             kept = sum(result.benign_found[o] for o in ("web", "tool"))
             cost = f"{kept}/{sum(result.benign_total[o] for o in ('web', 'tool'))}"
-            click.echo(f"{policy:<11}{cells}{total:>10}{sum(result.held.values()):>8}{cost:>17}")
+            cut = sum(result.neutralised.values())
+            quarantined = sum(result.held.values())
+            click.echo(f"{policy:<11}{cells}{total:>10}{cut:>6}{quarantined:>8}{cost:>17}")
         click.echo(
-            "(benign web/tool: benign web and tool notes in the top "
+            "(cut: of those in the top k, shown with their directive sentences replaced by a "
+            "marker; held: quarantined; benign web/tool: benign web and tool notes in the top "
             f"{k} for their own question, the cost of distrust)"
         )
     click.echo("\nside effects on values a gullible model read in the note (agent loop)")
-    click.echo(f"{'split':<13}{'injected held':>15}{'user-given ran':>16}{'from note held':>16}")
+    click.echo(
+        f"{'split':<13}{'injected held':>15}{'user-given ran':>16}{'from note held':>16}"
+        f"{'in memory: seen':>17}{'held':>8}"
+    )
     for name, effect in effects.items():
         injected = f"{effect.injected_held}/{effect.injected}"
         user = f"{effect.user_given_ran}/{effect.user_given}"
         document = f"{effect.from_document_held}/{effect.from_document}"
-        click.echo(f"{name:<13}{injected:>15}{user:>16}{document:>16}")
-    click.echo("(from note held: benign values only the note holds, the cost: an approval to give)")
+        seen = f"{effect.seeded_seen}/{effect.seeded}"
+        held = f"{effect.seeded_held}/{effect.seeded_seen}"
+        click.echo(f"{name:<13}{injected:>15}{user:>16}{document:>16}{seen:>17}{held:>8}")
+    click.echo(
+        "(from note held: benign values only the note holds, the cost: an approval to give;\n"
+        " in memory: injections stored with their origin, whose values a search for their "
+        "question showed the model, and the calls on them held)"
+    )
 
 
 @eval_group.command(name="facts")

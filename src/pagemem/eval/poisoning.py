@@ -181,6 +181,8 @@ class Reach:
     reached: Counter[str] = field(default_factory=Counter)
     total: Counter[str] = field(default_factory=Counter)
     held: Counter[str] = field(default_factory=Counter)
+    # of those reached, shown with their directive sentences cut out (`Record.shown`)
+    neutralised: Counter[str] = field(default_factory=Counter)
     examples: list[str] = field(default_factory=list)
     benign_found: Counter[str] = field(default_factory=Counter)  # the cost: benign notes
     benign_total: Counter[str] = field(default_factory=Counter)  # in the top k for their query
@@ -196,6 +198,7 @@ class Reach:
             "reached": dict(self.reached),
             "total": dict(self.total),
             "quarantined": dict(self.held),
+            "neutralised": dict(self.neutralised),
             "rate": round(self.rate(), 4),
             "reached_ids": self.examples,
             "benign_found": dict(self.benign_found),
@@ -248,9 +251,12 @@ def evaluate_reach(
         if me.archive.get(record_id).quarantined:
             result.held[item.origin] += 1
         hits = me.archive.search(item.query, k=k)
-        if any(hit.record.id == record_id for hit in hits):
+        found = next((hit.record for hit in hits if hit.record.id == record_id), None)
+        if found is not None:
             result.reached[item.origin] += 1
             result.examples.append(item.id)
+            if found.shown != found.text:
+                result.neutralised[item.origin] += 1
         me.archive.delete(record_id)
         if progress is not None:
             progress(1)

@@ -21,9 +21,11 @@ from typing import Literal, get_args
 
 from pagemem.errors import InvalidInputError
 from pagemem.guard.directives import DIRECTIVE_FLAG, detect_directives
+from pagemem.guard.neutralise import neutralise
 
 __all__ = [
     "ACTIONS",
+    "NEUTRALISED_FLAG",
     "SUSPECT_FLAG",
     "UNTRUSTED_FLAG",
     "Action",
@@ -37,6 +39,8 @@ ACTIONS: tuple[str, ...] = get_args(Action)
 
 UNTRUSTED_FLAG = "untrusted-origin"
 SUSPECT_FLAG = "suspect-directive"
+# directive sentences shown to the model as a marker; the rest of the note is usable
+NEUTRALISED_FLAG = "neutralised"
 _UNTRUSTED = ("tool", "web")
 
 
@@ -81,6 +85,8 @@ class Verdict:
     families: tuple[str, ...]
     quarantined: bool
     learned: float | None = None  # the learned model's score, when it was asked
+    # character spans of the directive sentences, when those alone are hidden
+    spans: tuple[tuple[int, int], ...] = ()
 
 
 def _default_rules() -> dict[str, OriginRule]:
@@ -140,12 +146,20 @@ class TrustPolicy:
             flags.append(SUSPECT_FLAG)
         if origin in _UNTRUSTED:
             flags.append(UNTRUSTED_FLAG)
+        quarantined = directive and rule.action == "quarantine"
+        spans: tuple[tuple[int, int], ...] = ()
+        if quarantined:  # hold the whole note only if its directive part is most of it
+            cut = neutralise(text, rule.threshold, finding.families)
+            if cut is not None and not cut.mostly:
+                quarantined, spans = False, cut.spans
+                flags.append(NEUTRALISED_FLAG)
         return Verdict(
             tuple(flags),
             finding.score,
             finding.families,
-            quarantined=directive and rule.action == "quarantine",
+            quarantined=quarantined,
             learned=None if second is None else round(second, 4),
+            spans=spans,
         )
 
     def weight(self, origin: str, flags: tuple[str, ...]) -> float:
@@ -154,6 +168,6 @@ class TrustPolicy:
         weight = rule.weight
         if rule.action == "downrank" and DIRECTIVE_FLAG in flags:
             weight *= rule.downrank
-        if SUSPECT_FLAG in flags:
+        if SUSPECT_FLAG in flags or NEUTRALISED_FLAG in flags:
             weight *= rule.suspect_weight
         return weight

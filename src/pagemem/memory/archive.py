@@ -184,7 +184,11 @@ class Archive:
             origin=old.origin,
             kind=old.kind,
             tags=old.tags,
-            metadata={k: v for k, v in old.metadata.items() if k not in ("directive", "redacted")},
+            metadata={
+                k: v
+                for k, v in old.metadata.items()
+                if k not in ("directive", "redacted", "neutralised")
+            },
             key=old.key,
         )
         return self._write(record, Decision("supersede", (old.id,), "updated"), actor)
@@ -290,6 +294,9 @@ class Archive:
             meta["directive"] = {"score": verdict.score, "families": list(verdict.families)}
             if verdict.learned is not None:
                 meta["directive"]["learned"] = verdict.learned
+        meta.pop("neutralised", None)  # the guard's to set, not a caller's
+        if verdict.spans:
+            meta["neutralised"] = [list(span) for span in verdict.spans]
         now = owner.memory.now()
         start = aware(valid_from, "valid_from") or now
         end = aware(valid_to, "valid_to")
