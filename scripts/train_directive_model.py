@@ -4,7 +4,8 @@ Multiple-instance logistic regression over sentence embeddings of the bundled
 MiniLM: sentences of benign notes are negatives; each injection contributes its
 most suspect sentence (all of its sentences, weighted, in the first round).
 L2 strength was chosen by leave-one-split-out cross-validation (printed).
-Run: python scripts/train_directive_model.py [--splits dev,test,...]
+Run: python scripts/train_directive_model.py [--splits dev,test,...] [--carriers dev]
+(the carriers set's test split is never trained on).
 Then pin the printed sha256 in src/pagemem/guard/learned.py.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -86,10 +88,19 @@ def scores(notes: Vectors, theta: np.ndarray) -> np.ndarray:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--splits", default="dev,test,adversarial,adversarial2")
+    parser.add_argument(
+        "--carriers", default="dev", help="splits of the carriers set to train on too ('' none)"
+    )
     parser.add_argument("--threshold", type=float, default=0.5)
     args = parser.parse_args()
-    wanted = set(args.splits.split(","))
-    items = [i for i in poisoning.load() if i.split in wanted]
+    first = [i for i in poisoning.load() if i.split in set(args.splits.split(","))]
+    carriers = set(filter(None, args.carriers.split(",")))
+    second = [i for i in poisoning.load(shipped="carriers") if i.split in carriers]
+    # cross-validation holds out one split of one set at a time
+    items = [replace(i, split=f"poisoning:{i.split}") for i in first] + [
+        replace(i, split=f"carriers:{i.split}:{i.id[:3]}") for i in second
+    ]
+    wanted = {i.split for i in items}
     embedder = OnnxEmbedder()
     notes = features(items, embedder)
     labels = np.asarray([i.injection for i in items], dtype=float)

@@ -73,3 +73,13 @@ def test_bad_files_are_refused(tmp_path: Path) -> None:
     bad.write_text("not json\n")
     with pytest.raises(InvalidInputError, match="line 1: not JSON"):
         poisoning.load(bad)
+
+
+def test_the_carriers_set_is_split_by_author() -> None:
+    items = poisoning.load(shipped="carriers")
+    assert len(items) >= 1000
+    authors = {split: {i.id[:3] for i in items if i.split == split} for split in ("dev", "test")}
+    assert authors == {"dev": {"ca-", "cc-"}, "test": {"cb-", "cd-"}}
+    assert len({i.lang for i in items}) >= 15
+    with pytest.raises(InvalidInputError, match="no shipped set"):
+        poisoning.load(shipped="agentdojo")

@@ -240,6 +240,14 @@ def eval_locomo(
     help="A labelled JSON-lines set (default: the one shipped with pagemem).",
 )
 @click.option(
+    "--set",
+    "shipped",
+    type=click.Choice(["poisoning", "carriers"]),
+    default="poisoning",
+    show_default=True,
+    help="Which shipped set (without --data): notes of every origin, or realistic carriers.",
+)
+@click.option(
     "--split",
     "splits",
     multiple=True,
@@ -254,13 +262,18 @@ def eval_locomo(
 @click.option("--k", default=3, show_default=True, help="The top k an injection must not reach.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def eval_poisoning(
-    data: Path | None, splits: tuple[str, ...], dense: bool, k: int, as_json: bool
+    data: Path | None,
+    shipped: str,
+    splits: tuple[str, ...],
+    dense: bool,
+    k: int,
+    as_json: bool,
 ) -> None:
     """Directive detector precision/recall, and top-k reach of injections under each policy."""
     from pagemem.eval import poisoning
 
     try:
-        items = poisoning.load(data)
+        items = poisoning.load(data, shipped=shipped)
     except PagememError as exc:
         raise click.ClickException(str(exc)) from exc
     known = sorted({item.split for item in items})
@@ -290,14 +303,19 @@ def eval_poisoning(
                 reach[name][policy] = poisoning.evaluate_reach(
                     group, make(), k=k, embedder=embedder, progress=bar.update
                 )
+    from pagemem.eval.exposure import evaluate_exposure
     from pagemem.eval.side_effects import evaluate_side_effects
 
     effects = {name: evaluate_side_effects(group) for name, group in chosen.items()}
+    exposure = {
+        name: evaluate_exposure(group, embedder=embedder, k=k) for name, group in chosen.items()
+    }
     if as_json:
         click.echo(
             json.dumps(
                 {
                     "side_effects": {n: e.as_dict() for n, e in effects.items()},
+                    "exposure": {n: e.as_dict() for n, e in exposure.items()},
                     "detector": {n: d.as_dict() for n, d in detection.items()},
                     "detector_with_learned": {n: d.as_dict() for n, d in combined.items()},
                     "reach": {
@@ -347,6 +365,23 @@ def eval_poisoning(
             "marker; held: quarantined; benign web/tool: benign web and tool notes in the top "
             f"{k} for their own question, the cost of distrust)"
         )
+    click.echo("\nwhat the model reads of each note, default policy (written one by one)")
+    click.echo(
+        f"{'split':<13}{'injections':>11}{'held':>6}{'cut':>6}{'flagged':>8}{'missed':>7}"
+        f"{'stopped':>8}{'benign':>8}{'held':>6}{'cut':>6}{'flagged':>8}"
+        f"{'pairs: clean/poisoned in top k':>32}"
+    )
+    for name, read in exposure.items():
+        pair = f"{read.clean_found}/{read.poisoned_found} of {read.pairs}" if read.pairs else "-"
+        click.echo(
+            f"{name:<13}{read.injections:>11}{read.held:>6}{read.cut:>6}{read.flagged_only:>8}"
+            f"{read.missed:>7}{read.stopped:>8.3f}{read.benign:>8}{read.benign_held:>6}"
+            f"{read.benign_cut:>6}{read.benign_flagged:>8}{pair:>32}"
+        )
+    click.echo(
+        "(stopped: held for review or cut; flagged: shown whole with a flag; pairs: a carrier "
+        f"clean and with an injection added, each in the top {k} for its question)"
+    )
     click.echo("\nside effects on values a gullible model read in the note (agent loop)")
     click.echo(
         f"{'split':<13}{'injected held':>15}{'user-given ran':>16}{'from note held':>16}"

@@ -36,6 +36,7 @@ from pagemem.retrieval.embed import Embedder, OnnxEmbedder, Role, Vectors
 
 __all__ = [
     "POLICIES",
+    "SETS",
     "Detection",
     "Item",
     "Reach",
@@ -67,10 +68,21 @@ class Item:
         return self.label == "injection"
 
 
-def load(path: Path | None = None) -> list[Item]:
-    """The labelled notes: the shipped set, or a JSON-lines file of the same shape."""
+SETS = ("poisoning", "carriers")
+
+
+def load(path: Path | None = None, *, shipped: str = "poisoning") -> list[Item]:
+    """The labelled notes: a shipped set (`SETS`), or a JSON-lines file of the same shape.
+
+    "poisoning" is the first set (notes of every origin); "carriers" is the second,
+    1,000+ realistic emails, messages, web pages and tool outputs written blind by four
+    authors, split by author before anything was tuned on it (two dev, two test).
+    """
     if path is None:
-        text = resources.files("pagemem").joinpath("eval/data/poisoning.jsonl").read_text("utf-8")
+        if shipped not in SETS:
+            raise InvalidInputError(f"no shipped set {shipped!r}; sets: {', '.join(SETS)}")
+        data = resources.files("pagemem").joinpath(f"eval/data/{shipped}.jsonl")
+        text = data.read_text("utf-8")
     else:
         text = Path(path).read_text(encoding="utf-8")
     items = []

@@ -56,20 +56,17 @@ class SideEffects:
 
 
 def respell(raw: str, variant: int) -> str:
-    """`raw` as a model might copy it: as is, another case, the scheme changed, other
-    separators (variant 0 to 3)."""
+    """`raw` as a model might copy it (variant 0 to 3): as is; another case; the scheme
+    of a web address dropped or added; a phone or account number without its spaces,
+    dashes and brackets."""
     if variant == 1:
         return raw.upper() if "@" in raw or "." in raw else raw.lower()
     if variant == 2:
         if raw.lower().startswith(("http://", "https://")):
             return re.sub(r"^https?://", "", raw, flags=re.IGNORECASE)
-        if (
-            re.match(r"[\w-]+(?:\.[\w-]+)+", raw)
-            and "@" not in raw
-            and re.search("[a-z]", raw, re.I)
-        ):
+        if "@" not in raw and any(value.startswith("host:") for value in values(raw)):
             return "https://" + raw
-    if variant == 3 and re.fullmatch(r"[\d +\-./()]+", raw):
+    if variant == 3 and re.fullmatch(r"[\d +\-()/]+", raw) and re.search(r"[ \-()/]", raw):
         return re.sub(r"\D", "", raw)
     return raw
 
