@@ -92,6 +92,53 @@ def _mostly_latin_context(text: str) -> bool:
     return latin > 3 * len(_FOREIGN.findall(text))
 
 
+# Words an override is made of, and every spelling one slip away from each (a letter
+# dropped, added, changed, or two swapped): "ignroe your prevous instrucitons".
+_OVERRIDE_WORDS = (
+    "ignore",
+    "disregard",
+    "previous",
+    "prior",
+    "instructions",
+    "instruction",
+    "forget",
+    "override",
+    "guidelines",
+    "earlier",
+    "system",
+    "above",
+    "rules",
+)
+
+
+def _one_slip(word: str) -> set[str]:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    return {
+        *(a + b[1:] for a, b in splits if b),
+        *(a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1),
+        *(a + c + b[1:] for a, b in splits if b for c in letters),
+        *(a + c + b for a, b in splits for c in letters),
+    }
+
+
+_SLIPS = {
+    slip: word
+    for word in _OVERRIDE_WORDS
+    for slip in _one_slip(word)
+    if len(slip) >= 5
+    and slip not in _OVERRIDE_WORDS
+    # an inflection ("ignored", "systems") or another word ("forgot") is not a slip
+    and not any(slip == word + end for end in ("s", "d", "ed", "r", "n"))
+    and slip not in ("forgot", "abode", "priors", "prions", "rulers", "earliest")
+}
+_LATIN_WORD = re.compile(r"[A-Za-z]{5,}")
+
+
+def _unslip(text: str) -> str:
+    return _LATIN_WORD.sub(lambda m: _SLIPS.get(m[0].lower(), m[0]), text)
+
+
 def unmask(text: str) -> Unmasked:
     """The text as written (compatibility-folded) and every variant a trick hid."""
     tricks: list[str] = []
@@ -114,6 +161,7 @@ def unmask(text: str) -> Unmasked:
         ("leetspeak", _LEET_WORD.sub(lambda m: m[0].translate(_LEET), visible)),
         ("hyphenated", _HYPHENATED.sub("", visible)),
         ("chat-spelling", _SLANG_WORD.sub(lambda m: _SLANG[m[0].lower()], visible)),
+        ("misspelt", _unslip(visible)),
     ):
         if variant != visible:
             variants.append(variant)
