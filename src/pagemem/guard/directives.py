@@ -58,6 +58,12 @@ _GAP = r"[^.!?。！？\n]{0,60}?"
 _NEAR = r"[^.!?。！？\n]{0,30}?"
 
 _AI = alt(AI_READER + PROCESSOR)
+# what a slot in an exfiltration address names: the user's data, not an id or a page
+_DATA_SLOT = (
+    r"(?:e-?mail|summary|chat|conversation|history|notes?|password|passwd|address|"
+    r"transcript|memor|secret|token|api[_-]?key|credentials?|messages?|contacts?|phone|"
+    r"full[_-]?name|user[_-]?name|profile)"
+)
 _DESTINATION = (
     r"(?:https?://\S+|(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.]+|"
     r"this (?:link|address|url|email|thread|message|ticket|chat)|"
@@ -175,7 +181,12 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             rf"{alt(SEND)}{_NEAR}{_DESTINATION}{_GAP}{alt(STRONG_DATA)}|"
             r"(?:https?://)?[\w-]+(?:\.[\w-]+)+/[^\s)\"']*[?&][\w-]+=(?:\{[^}\s]*\}|<[^>]+>|"
             r"\$\{?\w+|\[[^\]]+\]|(?!YOUR_)[A-Z_]*(?:NOTES|DATA|MEMOR|CHAT|CONVERSATION|HISTORY|"
-            r"SUMMARY|PASSWORD|EMAIL|ADDRESS|USER|CONTEXT|TRANSCRIPT)[A-Z_]*\b|(?=[\s)\"']|$))",
+            r"SUMMARY|PASSWORD|EMAIL|ADDRESS|USER|CONTEXT|TRANSCRIPT)[A-Z_]*\b|(?=[\s)\"']|$))|"
+            # the data in the address itself, a subdomain or a path segment to fill in:
+            # https://{email}.x.example/, https://x.example/p/<chat_summary>.png
+            r"https?://[^\s\"']*?(?:[{<\[][^}>\]\s]*" + _DATA_SLOT + r"[^}>\]\s]*[}>\]]|"
+            r"(?-i:\b[A-Z_]*(?:NOTES|MEMOR|CHAT|CONVERSATION|HISTORY|SUMMARY|PASSWORD|EMAIL|"
+            r"TRANSCRIPT)[A-Z_]*\b))",
             _I,
         ),
     ),
