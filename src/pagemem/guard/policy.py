@@ -168,6 +168,6 @@ class TrustPolicy:
         weight = rule.weight
         if rule.action == "downrank" and DIRECTIVE_FLAG in flags:
             weight *= rule.downrank
-        if SUSPECT_FLAG in flags or NEUTRALISED_FLAG in flags:
+        if SUSPECT_FLAG in flags:
             weight *= rule.suspect_weight
         return weight
