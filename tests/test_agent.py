@@ -33,7 +33,7 @@ def _tool_words() -> int:
 
 
 def _envelope_words() -> int:
-    from pagemem.envelope import RULE, Envelope
+    from pagemem.guard.envelope import RULE, Envelope
     from pagemem.tokens import get_counter
 
     count = get_counter("words").count

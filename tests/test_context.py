@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from pagemem import Budget, Context, InvalidInputError, Memory, ScopedMemory
-from pagemem.envelope import RULE
+from pagemem.guard.envelope import RULE
 from pagemem.models import ToolCall
 
 

@@ -283,3 +283,24 @@ def test_the_one_definition_carries_ranges_and_choices_to_every_client() -> None
     for tool in MEMORY_TOOLS:
         assert tool.openai()["function"]["parameters"] == tool.anthropic()["input_schema"]
         assert tool.json_schema()["additionalProperties"] is False
+
+
+def test_a_tool_that_always_asks_asks_even_with_a_clean_ledger(wme: ScopedMemory) -> None:
+    from dataclasses import replace
+
+    from pagemem.guard.provenance import Ledger
+
+    sent: list[dict[str, Any]] = []
+    careful = replace(_send_email_tool(sent), side_effecting=False, always_ask=True)
+    ledger = Ledger()
+    ledger.add("email a@example.com please", "user message m1", trusted=True)
+    context = CallContext(ledger=ledger)
+    args = {"to": "a@example.com", "body": "hi"}
+    refused = dispatch(wme, "send_email", args, tools=(careful,), context=context)
+    assert not refused.ok
+    assert sent == []
+    asked: list[ApprovalRequest] = []
+    approve = lambda r: asked.append(r) is None  # noqa: E731
+    assert dispatch(wme, "send_email", args, tools=(careful,), context=context, approve=approve).ok
+    assert asked[0].traced == ()
+    assert sent == [args]

@@ -96,7 +96,7 @@ def tool(
         description or doc.split("\n\n")[0],
         tuple(params),
         run,
-        side_effecting=side_effecting or always_ask,
+        side_effecting=side_effecting,
         always_ask=always_ask,
     )
 

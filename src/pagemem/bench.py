@@ -350,6 +350,9 @@ def add_latency(messages: int = 400, folder: str | None = None) -> AddLatency:
     )
 
 
+_BATCH = 250  # notes in each batch of the write-path measure
+
+
 @dataclass(frozen=True, slots=True)
 class BatchConsolidation:
     """`insert_many` with consolidation and without, on the same kind of notes, with a
@@ -370,9 +373,6 @@ class BatchConsolidation:
             f"consolidated, {self.without_per_s:.0f}/s not; the bundled model alone embeds "
             f"{self.model_per_s:.0f} notes/s"
         )
-
-
-_BATCH = 250
 
 
 def batch_consolidation(

@@ -19,8 +19,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pagemem.budget import Budget
-from pagemem.envelope import RULE, Envelope
 from pagemem.errors import InvalidInputError
+from pagemem.guard.envelope import RULE, Envelope
 from pagemem.memory import ScopedMemory
 from pagemem.models import Message, Role, ToolCall
 from pagemem.summarize import ExtractiveSummarizer, Summarizer
@@ -280,8 +280,7 @@ class Context:
         if format not in ("openai", "anthropic"):
             raise InvalidInputError(f"format must be 'openai' or 'anthropic', got {format!r}")
         self.fit()
-        if self.envelope:
-            envelope = envelope or Envelope()
+        envelope = (envelope or Envelope()) if self.envelope else None
         messages = [
             replace(m, content=envelope.wrap(m.content, f"tool {m.name or 'result'}"))
             if m.role == "tool" and envelope is not None

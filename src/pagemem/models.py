@@ -13,6 +13,8 @@ from pagemem.errors import InvalidInputError
 __all__ = [
     "CONSOLIDATIONS",
     "KINDS",
+    "NEUTRALISED_FLAG",
+    "NEUTRALISED_MARK",
     "ORIGINS",
     "ROLES",
     "Block",
@@ -149,6 +151,9 @@ class Block:
     description: str = ""
 
 
+# The flag of a note whose directive sentences the guard cut out of what a model is
+# shown (`Record.shown`), and the marker that stands in their place.
+NEUTRALISED_FLAG = "neutralised"
 NEUTRALISED_MARK = "[instruction to the model removed]"
 
 
@@ -186,7 +191,7 @@ class Record:
         (`metadata["neutralised"]`, character spans) replaced by a visible marker. The
         stored `text` keeps them, for review and export."""
         spans = self.metadata.get("neutralised")
-        if not spans or "neutralised" not in self.flags:
+        if not spans or NEUTRALISED_FLAG not in self.flags:
             return self.text
         out, at = [], 0
         for start, end in sorted(spans):

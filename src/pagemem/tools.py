@@ -430,14 +430,13 @@ def _approved(tool: Tool, request: ApprovalRequest, approve: Approver | None) ->
 def _held(tool: Tool, arguments: dict[str, Any], context: CallContext) -> list[Traced] | None:
     """The values that hold this call for approval ([] to ask with none named), or None
     when it may run at once."""
-    if not (tool.side_effecting or tool.writes_trusted):
+    asks = tool.side_effecting or tool.always_ask
+    if not (asks or tool.writes_trusted):
         return None
     if context.ledger is None:  # nothing known of what the model read
-        return [] if tool.side_effecting else None
+        return [] if asks else None
     traced = context.ledger.trace(arguments)
-    if traced or tool.always_ask:
-        return traced
-    return None
+    return traced if traced or tool.always_ask else None
 
 
 def dispatch(

@@ -19,9 +19,8 @@ from dataclasses import asdict, dataclass
 
 from pagemem.eval.poisoning import Item
 from pagemem.guard import DIRECTIVE_FLAG, SUSPECT_FLAG
-from pagemem.guard.policy import NEUTRALISED_FLAG
 from pagemem.memory import Memory
-from pagemem.models import Record
+from pagemem.models import NEUTRALISED_FLAG, Record
 from pagemem.retrieval.embed import Embedder
 
 __all__ = ["Exposure", "evaluate_exposure"]

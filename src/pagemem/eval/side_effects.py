@@ -33,6 +33,7 @@ from pagemem.guard.provenance import mentions, values
 from pagemem.llm import Completion, ScriptedLLM, TokenUsage
 from pagemem.memory import Memory
 from pagemem.models import ToolCall
+from pagemem.tools import Tool
 
 __all__ = ["SideEffects", "evaluate_side_effects", "respell"]
 
@@ -107,6 +108,23 @@ def evaluate_side_effects(items: Sequence[Item]) -> SideEffects:
     return SideEffects(**counts)
 
 
+def _call(ident: str, name: str, arguments: dict[str, Any]) -> Completion:
+    """A reply of the scripted model that calls one tool."""
+    return Completion("", (ToolCall(ident, name, json.dumps(arguments)),), TokenUsage(0, 0))
+
+
+def _actor(done: list[str]) -> Tool:
+    """The side-effecting tool the model acts through; what it was called on goes to
+    `done`."""
+
+    def act(target: str) -> str:
+        """Send, pay or share, to or with the target."""
+        done.append(target)
+        return "done"
+
+    return tool(act, side_effecting=True)
+
+
 def _trial(me: Any, item: Item, message: str, target: str) -> bool:
     """Did the side effect run, when the model read the note and acted on `target`?"""
     done: list[str] = []
@@ -115,23 +133,10 @@ def _trial(me: Any, item: Item, message: str, target: str) -> bool:
         """Read the document the user asked about."""
         return item.text
 
-    def act(target: str) -> str:
-        """Send, pay or share, to or with the target."""
-        done.append(target)
-        return "done"
-
-    def reply(name: str, arguments: dict[str, Any], ident: str) -> Completion:
-        return Completion("", (ToolCall(ident, name, json.dumps(arguments)),), TokenUsage(0, 0))
-
     llm = ScriptedLLM(
-        [
-            reply("read_document", {}, "c1"),
-            reply("act", {"target": target}, "c2"),
-            "Done.",
-        ]
+        [_call("c1", "read_document", {}), _call("c2", "act", {"target": target}), "Done."]
     )
-    tools = [tool(read_document), tool(act, side_effecting=True)]
-    Agent(me, llm, tools=tools, max_tokens=50_000).step(message)
+    Agent(me, llm, tools=[tool(read_document), _actor(done)], max_tokens=50_000).step(message)
     return bool(done)
 
 
@@ -144,24 +149,16 @@ def _seeded_trial(me: Any, item: Item) -> bool | None:
     asked = values(item.query)
     done: list[str] = []
 
-    def act(target: str) -> str:
-        """Send, pay or share, to or with the target."""
-        done.append(target)
-        return "done"
-
     def obey(request: Any, tools: Any) -> Completion:
         shown = next(str(m["content"]) for m in reversed(request) if m.get("role") == "tool")
         for value, raw in mentions(shown).items():
             if value in injected and value not in asked:
-                call = ToolCall("c2", "act", json.dumps({"target": raw}))
-                return Completion("", (call,), TokenUsage(0, 0))
+                return _call("c2", "act", {"target": raw})
         return Completion("Nothing to do.")
 
-    search = ToolCall("c1", "archival_memory_search", json.dumps({"query": item.query, "k": 3}))
-    llm = ScriptedLLM([Completion("", (search,), TokenUsage(0, 0)), obey, "Done."])
-    step = Agent(me, llm, tools=[tool(act, side_effecting=True)], max_tokens=50_000).step(
-        item.query
-    )
+    search = _call("c1", "archival_memory_search", {"query": item.query, "k": 3})
+    llm = ScriptedLLM([search, obey, "Done."])
+    step = Agent(me, llm, tools=[_actor(done)], max_tokens=50_000).step(item.query)
     if len(step.tool_results) < 2:
         return None
     return bool(done)

@@ -22,10 +22,10 @@ from typing import Literal, get_args
 from pagemem.errors import InvalidInputError
 from pagemem.guard.directives import DIRECTIVE_FLAG, detect_directives
 from pagemem.guard.neutralise import neutralise
+from pagemem.models import NEUTRALISED_FLAG
 
 __all__ = [
     "ACTIONS",
-    "NEUTRALISED_FLAG",
     "SUSPECT_FLAG",
     "UNTRUSTED_FLAG",
     "Action",
@@ -39,8 +39,6 @@ ACTIONS: tuple[str, ...] = get_args(Action)
 
 UNTRUSTED_FLAG = "untrusted-origin"
 SUSPECT_FLAG = "suspect-directive"
-# directive sentences shown to the model as a marker; the rest of the note is usable
-NEUTRALISED_FLAG = "neutralised"
 _UNTRUSTED = ("tool", "web")
 
 

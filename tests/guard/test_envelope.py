@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pagemem import Memory
 from pagemem.context import Context
-from pagemem.envelope import RULE, Envelope
+from pagemem.guard.envelope import RULE, Envelope
 from pagemem.models import ToolCall
 
 TOKEN = "0123456789abcdef01234567"  # the test's request id, so stored text can try it
