@@ -6,10 +6,14 @@ import sqlite3
 from pathlib import Path
 
 from pagemem import Context, Memory, ScopedMemory
+from pagemem.retrieval.config import RetrievalConfig
 
 
 def _files(path: Path) -> bytes:
-    return b"".join(p.read_bytes() for p in path.parent.glob(path.name + "*"))
+    """The database, its journal, and its index snapshots."""
+    found = [p for p in path.parent.glob(path.name + "*") if p.is_file()]
+    found += [p for p in path.parent.glob(path.name + ".index/*") if p.is_file()]
+    return b"".join(p.read_bytes() for p in found)
 
 
 def _fill(me: ScopedMemory, word: str) -> Context:
@@ -26,10 +30,13 @@ def _fill(me: ScopedMemory, word: str) -> Context:
 
 def test_forget_all_leaves_no_byte_behind(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
-    with Memory(path) as mem:
+    # every index is saved beside the file, as large scopes' are
+    with Memory(path, retrieval=RetrievalConfig(snapshot_min=1)) as mem:
         me, other = mem.scope("acme", "priya"), mem.scope("acme", "sam")
         _fill(me, "Kumquatzilla")
         _fill(other, "Persimmonia")
+        mem.ranker.close()  # snapshots of both scopes, before the forget
+        assert len(list(path.parent.glob(path.name + ".index/*.npz"))) >= 2  # their notes
         counts = me.forget_all(actor="priya")
         assert counts["records"] == 2
         assert counts["messages"] == 6

@@ -175,7 +175,11 @@ class Memory:
         return self.clock()
 
     def close(self) -> None:
-        self.store.close()
+        """Write what the next process can start from (index snapshots), then close."""
+        try:
+            self.ranker.close()
+        finally:
+            self.store.close()
 
     def __enter__(self) -> Memory:
         return self

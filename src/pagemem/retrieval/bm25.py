@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
@@ -63,6 +64,16 @@ class Column:
         return self._data[: self._size]
 
 
+@dataclass(frozen=True, slots=True)
+class _Block:
+    """Postings of many terms in three arrays: a term's are docs[offsets[row]:offsets[row+1]]."""
+
+    row: dict[str, int]
+    offsets: npt.NDArray[np.int64]
+    docs: npt.NDArray[np.int64]
+    tfs: npt.NDArray[np.uint32]
+
+
 class BM25:
     """Okapi BM25 over documents numbered 0..n-1 in the order they were added."""
 
@@ -71,6 +82,8 @@ class BM25:
         self.b = b
         # term -> (document numbers, term frequencies) as compact C arrays
         self._postings: dict[str, tuple[array[int], array[int]]] = {}
+        # postings read back from a snapshot, one block for every term (see `restore`)
+        self._base: _Block | None = None
         self._packed: dict[str, tuple[npt.NDArray[np.int64], FloatArray]] = {}
         self._lengths = Column(np.float64)
         self._alive = Column(np.bool_)
@@ -131,16 +144,87 @@ class BM25:
             self._live_count -= 1
             self._live_length -= int(self._lengths[doc])
 
+    def __contains__(self, term: object) -> bool:
+        """Does any document, removed or not, hold this term?"""
+        return term in self._postings or (self._base is not None and term in self._base.row)
+
+    def _raw(self, term: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint32]] | None:
+        """A term's document numbers and frequencies, restored and appended, unpacked."""
+        parts = []
+        if self._base is not None and (row := self._base.row.get(term)) is not None:
+            start, end = self._base.offsets[row], self._base.offsets[row + 1]
+            parts.append((self._base.docs[start:end], self._base.tfs[start:end]))
+        if term in self._postings:
+            docs, tfs = self._postings[term]
+            parts.append((np.frombuffer(docs, np.int64), np.frombuffer(tfs, np.uint32)))
+        if not parts:
+            return None
+        if len(parts) == 1:
+            return parts[0]
+        return np.concatenate([d for d, _ in parts]), np.concatenate([t for _, t in parts])
+
     def _pack(self, term: str) -> tuple[npt.NDArray[np.int64], FloatArray] | None:
         packed = self._packed.get(term)
-        if packed is None and term in self._postings:
-            docs, tfs = self._postings[term]
-            packed = (
-                np.frombuffer(docs, dtype=np.int64).copy(),
-                np.frombuffer(tfs, dtype=np.uint32).astype(np.float64),
-            )
+        if packed is None:
+            raw = self._raw(term)
+            if raw is None:
+                return None
+            packed = (raw[0].copy(), raw[1].astype(np.float64))
             self._packed[term] = packed
         return packed
+
+    def export(self, keep: npt.NDArray[np.bool_]) -> dict[str, npt.NDArray[Any]]:
+        """The postings and lengths of the documents `keep` marks, renumbered 0.. in
+        order: what a snapshot stores. A term only removed documents held is left out,
+        so nothing of a deleted note is written."""
+        number = np.cumsum(keep) - 1
+        names = sorted(set(self._postings) | (set(self._base.row) if self._base else set()))
+        docs_parts, tfs_parts, terms, counts = [], [], [], []
+        for term in names:
+            raw = self._raw(term)
+            assert raw is not None
+            docs, tfs = raw
+            kept = keep[docs]
+            if not kept.any():
+                continue
+            docs_parts.append(number[docs[kept]])
+            tfs_parts.append(tfs[kept])
+            terms.append(term)
+            counts.append(int(kept.sum()))
+        if any("\n" in term for term in terms):
+            raise ValueError("a term holds a line break")  # the analyzer never makes one
+        offsets = np.zeros(len(terms) + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        empty = np.zeros(0, dtype=np.int64)
+        return {
+            "bm25_terms": np.frombuffer("\n".join(terms).encode(), dtype=np.uint8),
+            "bm25_offsets": offsets,
+            "bm25_docs": np.concatenate(docs_parts) if docs_parts else empty,
+            "bm25_tfs": np.concatenate(tfs_parts).astype(np.uint32) if tfs_parts else empty,
+            "bm25_lengths": self._lengths.view()[keep].astype(np.float64),
+        }
+
+    @classmethod
+    def restore(cls, arrays: Mapping[str, npt.NDArray[Any]], k1: float, b: float) -> BM25:
+        """An index from what `export` wrote: every document live."""
+        index = cls(k1, b)
+        text = arrays["bm25_terms"].tobytes().decode()
+        names = text.split("\n") if text else []
+        offsets = np.asarray(arrays["bm25_offsets"], dtype=np.int64)
+        if len(offsets) != len(names) + 1:
+            raise ValueError("the snapshot's terms and offsets disagree")
+        index._base = _Block(
+            {term: row for row, term in enumerate(names)},
+            offsets,
+            np.asarray(arrays["bm25_docs"], dtype=np.int64),
+            np.asarray(arrays["bm25_tfs"], dtype=np.uint32),
+        )
+        lengths = np.asarray(arrays["bm25_lengths"], dtype=np.float64)
+        index._lengths.extend(lengths)
+        index._alive.extend(np.ones(len(lengths), dtype=bool))
+        index._live_count = len(lengths)
+        index._live_length = int(lengths.sum())
+        return index
 
     def context_scores(
         self, terms: Sequence[str], prev: npt.NDArray[np.int64], nxt: npt.NDArray[np.int64]

@@ -39,6 +39,9 @@ class RetrievalConfig:
     # how many of a scope's latest notes a new note is compared with by meaning alone
     # (consolidation's candidates; notes sharing words with it are found in all of them)
     similar_window: float = 4_000
+    # live notes in a scope from which its index is saved beside a SQLite file, for the
+    # next process to start from (inf: never)
+    snapshot_min: float = 2_000
 
     @classmethod
     def with_overrides(cls, settings: Iterable[str]) -> RetrievalConfig:

@@ -10,9 +10,11 @@ behind) is the index rebuilt. Ranking reads only the scope's own notes.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -27,11 +29,20 @@ from pagemem.retrieval.fusion import by_max, min_max, recency, reciprocal_rank, 
 from pagemem.retrieval.in_store import InStore
 from pagemem.retrieval.lexical import words
 from pagemem.retrieval.scope_index import ScopeIndex
-from pagemem.store.base import Collection, IndexRow, RecordFilter, Store, StoreSearch
+from pagemem.retrieval.snapshot import Snapshots, Stamp, trust_hash
+from pagemem.store.base import (
+    Collection,
+    IndexCache,
+    IndexRow,
+    RecordFilter,
+    Store,
+    StoreSearch,
+)
 
 __all__ = ["Ranked", "Ranker", "RetrievalConfig"]
 
 _PAGE = 10_000
+_log = logging.getLogger(__name__)
 Neighbours = npt.NDArray[np.int64]  # per note, the position of a neighbour (-1: none)
 # Times read back from SQLite (julianday arithmetic) can be off by tens of microseconds.
 _SLACK = 0.001
@@ -63,6 +74,12 @@ class Ranker:
         self.caught_up = 0  # changes of other writers applied from the change feed
         self._recent: dict[str, Vectors] = {}  # documents embedded before they were stored
         self._in_store: set[tuple[Scope, Collection]] = set()  # scopes the store searches
+        self.restored = 0  # indexes read from a snapshot instead of built
+        self.saved = 0  # snapshots put in place
+        self._snapshots: Snapshots | None = None
+        folder = store.index_folder() if isinstance(store, IndexCache) else None
+        if folder is not None and self.config.snapshot_min < float("inf"):
+            self._snapshots = Snapshots(cast(IndexCache, store), folder)
         store.listen(self._changed)
 
     @property
@@ -76,6 +93,8 @@ class Ranker:
         index = self._indexes.get((scope, collection))
         if index is not None and index.revision < revision:
             self._catch_up(scope, collection, index, revision)
+        if index is None and (restored := self._restore(scope, collection, revision)):
+            index = self._indexes[(scope, collection)] = restored
         if index is None or index.revision != revision:
             self.rebuilds += 1
             index = ScopeIndex(self.config, self.embedder.dim if self.embedder else 1, self.trust)
@@ -99,7 +118,124 @@ class Ranker:
                 after = page[-1].pk
             index.revision = revision
             self._indexes[(scope, collection)] = index
+            self._save(scope, collection, index)
         return index
+
+    # snapshots
+
+    def _stamp(self, scope: Scope, collection: Collection) -> Stamp:
+        assert self._snapshots is not None
+        return Stamp(
+            instance=self._snapshots.instance,
+            scope=(scope.tenant, scope.user, scope.agent),
+            collection=collection,
+            model=self.embedder.model_id if self.embedder else None,
+            dim=self.embedder.dim if self.embedder else 1,
+            trust=trust_hash(self.trust),
+        )
+
+    def _restore(self, scope: Scope, collection: Collection, revision: int) -> ScopeIndex | None:
+        """The scope's index from its snapshot, brought up to `revision`; None when there
+        is no usable snapshot."""
+        if self._snapshots is None:
+            return None
+        snapshot = self._snapshots.read(self._stamp(scope, collection), scope, collection)
+        if snapshot is None or snapshot.revision > revision:
+            return None
+        dim = self.embedder.dim if self.embedder else 1
+        try:
+            index = ScopeIndex.restore(snapshot.arrays, self.config, dim, self.trust)
+            if snapshot.graph is not None:
+                index.vectors.adopt_graph(snapshot.graph, snapshot.graph_size)
+        except (KeyError, ValueError) as error:
+            _log.warning("ignoring the index snapshot of a scope: %s", error)
+            return None
+        index.revision = index.saved = snapshot.revision
+        if snapshot.revision < revision:
+            self._catch_up(scope, collection, index, revision)
+            if index.revision != revision:  # the feed no longer reaches back that far
+                self._reconcile(scope, collection, index, revision)
+        self.restored += 1
+        return index
+
+    def _reconcile(
+        self, scope: Scope, collection: Collection, index: ScopeIndex, revision: int
+    ) -> None:
+        """Bring an index up to the store by comparing ids: those gone are removed, those
+        closed since are updated, new ones added. Costs one pass over the scope's ids."""
+        assert isinstance(self.store, IndexCache)
+        keys = self.store.index_keys(scope, collection)
+        stored = {item for item, _, _ in keys}
+        valid_to, expired = index.valid_to.view(), index.expired.view()
+        changed = [
+            item
+            for item, until, closed in keys
+            if (doc := index.position.get(item)) is None
+            or valid_to[doc] != until
+            or bool(expired[doc]) != closed
+        ]
+        gone = [item for item in index.position if item not in stored]
+        rows: dict[str, IndexRow] = {}
+        for start in range(0, len(changed), 500):
+            rows.update(self._rows(scope, collection, changed[start : start + 500]))
+        self._apply(scope, collection, index, [*gone, *changed], rows)
+        index.revision = revision
+        self.caught_up += len(gone) + len(changed)
+
+    def _save(self, scope: Scope, collection: Collection, index: ScopeIndex) -> None:
+        """Write the index's snapshot when it is large enough to be worth one and has
+        changed enough since the last (each write costs a pass over the index, so the
+        bigger the index, the more changes between two)."""
+        if self._snapshots is None or index.bm25.live < self.config.snapshot_min:
+            return
+        behind = index.revision - index.saved
+        graph = index.vectors.graph
+        new_graph = graph is not None and not index.graph_saved
+        if index.saved >= 0 and not new_graph and behind < max(1024, index.bm25.live // 10):
+            return
+        self._write_snapshot(scope, collection, index)
+
+    def _write_snapshot(self, scope: Scope, collection: Collection, index: ScopeIndex) -> None:
+        assert self._snapshots is not None
+        graph = index.vectors.graph
+        alive = index.bm25.alive()
+        if graph is not None and not alive[: graph[1]].all():
+            graph = None  # it covers removed notes: the next process builds its own
+        try:
+            kept = self._snapshots.write(
+                self._stamp(scope, collection),
+                scope,
+                collection,
+                index.export(),
+                index.revision,
+                graph,
+                lambda: self.store.revision(scope, collection),
+            )
+        except OSError as error:  # a full or read-only disk costs the next process time
+            _log.warning("could not write an index snapshot: %s", error)
+            return
+        if kept:
+            index.saved = index.revision
+            index.graph_saved = graph is not None
+            self.saved += 1
+
+    def close(self) -> None:
+        """Write a snapshot of every index that changed since its last (for the next
+        process to start from)."""
+        if self._snapshots is None:
+            return
+        with self._lock:
+            for (scope, collection), index in list(self._indexes.items()):
+                if index.bm25.live >= self.config.snapshot_min and (
+                    index.saved != index.revision
+                    or (index.vectors.graph is not None and not index.graph_saved)
+                ):
+                    self._write_snapshot(scope, collection, index)
+
+    def _drop_snapshots(self, scope: Scope, collection: Collection | None = None) -> None:
+        if self._snapshots is not None:
+            for each in ("records", "recall") if collection is None else (collection,):
+                self._snapshots.drop(scope, each)
 
     def _catch_up(
         self, scope: Scope, collection: Collection, index: ScopeIndex, revision: int
@@ -139,6 +275,8 @@ class Ranker:
         """Bring the index in step with these changed items (their rows as stored now):
         new ones embedded (their vectors stored) and added, gone ones removed, closed
         ones updated in place. Without an index, only the vectors are stored."""
+        if any(item not in rows for item in items):  # removed: no snapshot may keep it
+            self._drop_snapshots(scope, collection)
         position = index.position if index is not None else {}
         fresh = sorted((r for i, r in rows.items() if i not in position), key=lambda r: r.pk)
         stored = {row.id: row.vector for row in fresh if row.vector is not None}
@@ -208,9 +346,11 @@ class Ranker:
         if (scope, collection) in self._in_store:
             return None
         try:
-            return self._index(scope, collection)
+            index = self._index(scope, collection)
         except _TooLargeError:
             return None
+        self._save(scope, collection, index)
+        return index
 
     def _vectors_for(
         self,
@@ -256,8 +396,10 @@ class Ranker:
         return found
 
     def forget(self, scope: Scope) -> None:
-        """Drop a scope's in-memory indexes (their terms included); they reload on demand."""
+        """Drop a scope's in-memory indexes (their terms included) and its snapshots; they
+        reload on demand."""
         with self._lock:
+            self._drop_snapshots(scope)
             for collection in ("records", "recall"):
                 self._indexes.pop((scope, collection), None)
                 self._in_store.discard((scope, collection))
@@ -266,6 +408,7 @@ class Ranker:
         """Rebuild a scope's indexes now, embedding items that lack a vector of this model."""
         with self._lock:
             before = self.embedded
+            self._drop_snapshots(scope)  # built from the store, not read back
             for collection in ("records", "recall"):
                 self._indexes.pop((scope, collection), None)
                 self._loaded(scope, collection)

@@ -9,9 +9,12 @@ builds one per scope and collection and keeps it current.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from pagemem.guard.policy import TrustPolicy
 from pagemem.retrieval.analysis import Analyzer
@@ -49,6 +52,8 @@ class ScopeIndex:
         self.numbers = Column(np.int64)
         self.in_order = True
         self.revision = -1
+        self.saved = -1  # the revision of its last snapshot (-1: none)
+        self.graph_saved = False  # whether that snapshot holds its HNSW graph
 
     def add_many(
         self, rows: Sequence[IndexRow], analyzer: Analyzer, vectors: Mapping[str, Vectors]
@@ -87,8 +92,69 @@ class ScopeIndex:
             )
         self.speaker_codes.extend(codes)
 
+    def export(self) -> dict[str, npt.NDArray[Any]]:
+        """Every live note's part of the index, renumbered 0.. in order: what a snapshot
+        stores (removed notes are left out, their words and vectors with them)."""
+        keep = self.bm25.alive().copy()
+        every = bool(keep.all())
+        ids = self.ids if every else [i for i, alive in zip(self.ids, keep, strict=True) if alive]
+        pick: Any = slice(None) if every else keep
+        names = sorted(self.speaker_names, key=self.speaker_names.__getitem__)
+        return {
+            **self.bm25.export(keep),
+            **self.vectors.export(keep),
+            "ids": _text_array("\n".join(ids)),
+            "times": self.times.view()[pick],
+            "valid_from": self.valid_from.view()[pick],
+            "valid_to": self.valid_to.view()[pick],
+            "expired": self.expired.view()[pick],
+            "weights": self.weights.view()[pick],
+            "speaker_codes": self.speaker_codes.view()[pick],
+            "speaker_names": _text_array(json.dumps(names)),
+            "numbers": self.numbers.view()[pick],
+        }
+
+    @classmethod
+    def restore(
+        cls,
+        arrays: Mapping[str, npt.NDArray[Any]],
+        config: RetrievalConfig,
+        dim: int,
+        trust: TrustPolicy,
+    ) -> ScopeIndex:
+        """The index `export` wrote; ValueError when the arrays do not fit together."""
+        index = cls(config, dim, trust)
+        index.bm25 = BM25.restore(arrays, config.k1, config.b)
+        index.vectors.restore(arrays)
+        text = arrays["ids"].tobytes().decode()
+        index.ids = text.split("\n") if text else []
+        n = len(index.ids)
+        index.position = {item: doc for doc, item in enumerate(index.ids)}
+        columns = {
+            "times": index.times,
+            "valid_from": index.valid_from,
+            "valid_to": index.valid_to,
+            "expired": index.expired,
+            "weights": index.weights,
+            "speaker_codes": index.speaker_codes,
+            "numbers": index.numbers,
+        }
+        for name, column in columns.items():
+            column.extend(arrays[name])
+        sizes = {len(index.bm25), len(index.position), *(len(c) for c in columns.values())}
+        if sizes != {n} or len(arrays["vectors"]) != n:
+            raise ValueError("the snapshot's columns have different lengths")
+        names = json.loads(arrays["speaker_names"].tobytes().decode())
+        index.speaker_names = {name: code for code, name in enumerate(names)}
+        index.in_order = bool(np.all(np.diff(index.numbers.view()) > 0))
+        return index
+
     def remove(self, record_id: str) -> None:
         doc = self.position.pop(record_id, None)
         if doc is not None:
             self.bm25.remove(doc)
             self.vectors.remove(doc)
+
+
+def _text_array(text: str) -> npt.NDArray[np.uint8]:
+    return np.frombuffer(text.encode(), dtype=np.uint8)

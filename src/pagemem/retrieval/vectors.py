@@ -16,6 +16,7 @@ removes: deleted rows are filtered by the live mask.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -89,6 +90,43 @@ class VectorSet:
             self._sum -= self._rows[doc]
             self._count -= 1
             self._norms = None
+
+    def export(self, keep: npt.NDArray[np.bool_]) -> dict[str, npt.NDArray[Any]]:
+        """The rows `keep` marks (renumbered 0.. in order) and which of them have a vector."""
+        pick = slice(None) if keep[: self._size].all() else keep[: self._size]
+        return {
+            "vectors": self._rows[: self._size][pick],
+            "vectors_present": self._live[: self._size][pick],
+            "vectors_sum": self._sum.copy(),  # of the live rows: those kept
+        }
+
+    def restore(self, arrays: Mapping[str, npt.NDArray[Any]]) -> None:
+        """Fill an empty set from what `export` wrote."""
+        rows = np.asarray(arrays["vectors"], dtype=np.float32)
+        present = np.asarray(arrays["vectors_present"], dtype=bool)
+        if rows.ndim != 2 or rows.shape[1] != self.dim or len(present) != len(rows):
+            raise ValueError(f"the snapshot's vectors are not {self.dim}-dimensional rows")
+        self._rows = rows if rows.flags.writeable else rows.copy()
+        self._live = present.copy()
+        self._size = len(rows)
+        self._sum = np.asarray(arrays["vectors_sum"], dtype=np.float64)
+        if self._sum.shape != (self.dim,):
+            raise ValueError("the snapshot's vector sum has the wrong shape")
+        self._count = int(present.sum())
+        self._norms = None
+        if not len(self._rows):
+            self._rows, self._live = np.zeros((16, self.dim), np.float32), np.zeros(16, bool)
+
+    @property
+    def graph(self) -> tuple[Any, int] | None:
+        """The HNSW index and how many rows it covers, once built."""
+        return None if self._ann is None else (self._ann, self._ann_size)
+
+    def adopt_graph(self, ann: Any, size: int) -> None:
+        """Use an HNSW index over rows [0, size) built earlier (read from a snapshot)."""
+        if size > self._size:
+            raise ValueError("the graph covers rows the set does not have")
+        self._ann, self._ann_size = ann, size
 
     def _ann_index(self) -> Any:
         """The HNSW index over every row so far, or None below the threshold."""

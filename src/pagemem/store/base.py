@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from pagemem.models import (
@@ -32,6 +33,7 @@ __all__ = [
     "ApiKey",
     "Candidate",
     "Collection",
+    "IndexCache",
     "IndexRow",
     "Job",
     "MessageFilter",
@@ -500,4 +502,30 @@ class StoreSearch(Protocol):
 
     def wait_for_vector_indexes(self, timeout: float | None = None) -> bool:
         """Wait for the index builds this process started; False if some still run."""
+        ...
+
+
+@runtime_checkable
+class IndexCache(Protocol):
+    """A store on this machine's disk, beside which a process may keep snapshots of its
+    search indexes for the next process to start from (SQLite files)."""
+
+    def index_folder(self) -> Path | None:
+        """Where snapshots go; None when there is nowhere (an in-memory database)."""
+        ...
+
+    def instance(self) -> str:
+        """An id made when the database was created: a snapshot of another database at
+        the same path is never taken for this one's."""
+        ...
+
+    def writes_held(self) -> AbstractContextManager[None]:
+        """No write commits while this is held (a snapshot is put in place under it, after
+        checking that nothing changed since it was read)."""
+        ...
+
+    def index_keys(self, scope: Scope, collection: Collection) -> list[tuple[str, float, bool]]:
+        """Every searchable item of the scope as (id, valid_to, expired), in row order: what
+        an index read from a snapshot is checked against when the feed cannot say what
+        changed since."""
         ...

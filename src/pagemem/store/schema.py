@@ -248,4 +248,9 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (tenant_id, user_id, agent_id, collection, seq)
     ) WITHOUT ROWID;
     """,
+    # 16: an id for the database, so a snapshot of a search index names the file it was read from
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    INSERT INTO meta (key, value) VALUES ('instance', lower(hex(randomblob(16))));
+    """,
 ]

@@ -27,10 +27,12 @@ from pagemem.store.common import calls_json
 from pagemem.store.common import text_hash as _text_hash
 from pagemem.store.sqlite_admin import AdminMixin
 from pagemem.store.sqlite_base import SQLiteBase
+from pagemem.store.sqlite_cache import IndexCacheMixin
 from pagemem.store.sqlite_facts import FactsMixin
 from pagemem.store.sqlite_jobs import JobsMixin
 from pagemem.store.sqlite_rows import (
     _COLLECTIONS,
+    _EPOCH,
     _MESSAGE_COLUMNS,
     _RECORD_COLUMNS,
     _SCOPE_SQL,
@@ -48,10 +50,8 @@ from pagemem.store.sqlite_rows import (
 
 __all__ = ["SQLiteStore"]
 
-_EPOCH = "((julianday({}) - 2440587.5) * 86400.0)"  # an ISO timestamp as POSIX seconds
 
-
-class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, SQLiteBase):
+class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, IndexCacheMixin, SQLiteBase):
     """A Store on one SQLite file (or ':memory:')."""
 
     # archival records

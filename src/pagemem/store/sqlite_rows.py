@@ -39,6 +39,8 @@ def _dt(value: str | None) -> datetime | None:
 
 # collection -> (table, vector table, vector key column, text column, extra condition,
 #                revision column)
+_EPOCH = "((julianday({}) - 2440587.5) * 86400.0)"  # an ISO timestamp as POSIX seconds
+
 _COLLECTIONS: dict[str, tuple[str, str, str, str, str, str]] = {
     "records": (
         "records",
