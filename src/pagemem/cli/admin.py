@@ -375,7 +375,7 @@ def jobs(db: Path | str, run_now: bool, status: str | None) -> None:
             runner = JobRunner(memory)
             count = runner.run_pending()
             click.echo(f"ran {count} jobs: {runner.done} done, {runner.failed} failed")
-        queue = memory.store.jobs()
+        queue = memory.jobs()
         counts: dict[tuple[str, str], int] = {}
         for job in queue:
             counts[(job.kind, job.status)] = counts.get((job.kind, job.status), 0) + 1

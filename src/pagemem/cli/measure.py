@@ -207,7 +207,7 @@ def eval_locomo(
     except PagememError as exc:
         raise click.ClickException(str(exc)) from exc
     tenant = "locomo-recall" if target == "recall" else "locomo"
-    if memory.store.list_scopes(tenant=tenant):
+    if memory.scopes(tenant=tenant):
         memory.close()
         raise click.ClickException(
             f"{db} already holds tenant {tenant!r} from an earlier run; ingesting again would "

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from pagemem.errors import BlockOverflowError, InvalidInputError, NotFoundError
 from pagemem.memory.checks import MAX_DESCRIPTION_BYTES, positive
 from pagemem.models import Block, check_text
+from pagemem.store.base import BlockStore
 
 if TYPE_CHECKING:
     from pagemem.memory.core import ScopedMemory
@@ -23,7 +24,7 @@ class Blocks:
 
     def __init__(self, owner: ScopedMemory) -> None:
         self._owner = owner
-        self._store = owner.memory.store
+        self._store: BlockStore = owner.memory.store
 
     def get(self, label: str) -> Block:
         block = self._store.get_block(self._owner.scope, self._label(label))

@@ -34,7 +34,7 @@ from pagemem.models import ApiKeyInfo, HistoryEntry, Message, Record, Scope, che
 from pagemem.retrieval.embed import Embedder, OnnxEmbedder
 from pagemem.retrieval.ranker import Ranker, RetrievalConfig
 from pagemem.store import open_store
-from pagemem.store.base import Store
+from pagemem.store.base import Job, Store
 from pagemem.tokens import TokenCounter, get_counter
 
 __all__ = ["Forgetting", "Memory", "ScopedMemory"]
@@ -110,6 +110,10 @@ class Memory:
     def scopes(self, *, tenant: str | None = None) -> list[ScopedMemory]:
         """Admin: every scope with stored data (for reindexing, export and retention jobs)."""
         return [ScopedMemory(self, scope) for scope in self.store.list_scopes(tenant=tenant)]
+
+    def jobs(self, *, status: str | None = None) -> list[Job]:
+        """Admin: the background job queue of every scope (optionally in one state)."""
+        return self.store.jobs(status=status)
 
     def forget_tenant(self, tenant: str, *, actor: str = "admin") -> int:
         """Forget every scope of a tenant; return how many scopes were forgotten."""

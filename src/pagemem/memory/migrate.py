@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pagemem.errors import InvalidInputError
 from pagemem.models import Scope
 from pagemem.store.base import (
+    AdminStore,
     AgentEntry,
     ApiKey,
     Collection,
@@ -196,7 +197,7 @@ def _agent_name(agent: AgentEntry) -> tuple[str, str, str]:
     return (agent.tenant, agent.user, agent.name)
 
 
-def _new_keys(mine: list[ApiKey], target: Store) -> list[ApiKey]:
+def _new_keys(mine: list[ApiKey], target: AdminStore) -> list[ApiKey]:
     """The source's keys the target lacks; a hash the target maps differently is refused
     before anything is written (a key must not change tenant or come back to life)."""
     held = {key.key_hash: _key_row(key) for key in target.api_keys()}
@@ -209,7 +210,7 @@ def _new_keys(mine: list[ApiKey], target: Store) -> list[ApiKey]:
     return [key for key in mine if key.key_hash not in held]
 
 
-def _new_agents(mine: list[AgentEntry], target: Store) -> list[AgentEntry]:
+def _new_agents(mine: list[AgentEntry], target: AdminStore) -> list[AgentEntry]:
     held = {_agent_name(a): a.settings for a in target.agents()}
     clash = [
         "/".join(_agent_name(a)) for a in mine if held.get(_agent_name(a), a.settings) != a.settings
@@ -223,7 +224,7 @@ def _new_agents(mine: list[AgentEntry], target: Store) -> list[AgentEntry]:
     return [a for a in mine if _agent_name(a) not in held]
 
 
-def _check_copied(keys: list[ApiKey], agents: list[AgentEntry], target: Store) -> None:
+def _check_copied(keys: list[ApiKey], agents: list[AgentEntry], target: AdminStore) -> None:
     held_keys = {_key_row(key) for key in target.api_keys()}
     held_agents = {_agent_name(a): a.settings for a in target.agents()}
     lost_keys = [k for k in keys if _key_row(k) not in held_keys]

@@ -10,7 +10,7 @@ from pagemem.errors import InvalidInputError
 from pagemem.memory.checks import MAX_K, aware, choices, positive
 from pagemem.models import ROLES, Message, Role, ToolCall, check_text
 from pagemem.retrieval.lexical import query_terms
-from pagemem.store.base import MessageFilter
+from pagemem.store.base import MessageFilter, MessageStore
 
 if TYPE_CHECKING:
     from pagemem.memory.core import ScopedMemory
@@ -23,7 +23,7 @@ class Recall:
 
     def __init__(self, owner: ScopedMemory) -> None:
         self._owner = owner
-        self._store = owner.memory.store
+        self._store: MessageStore = owner.memory.store
 
     def append(
         self,

@@ -29,16 +29,22 @@ from pagemem.models import (
 from pagemem.store.announce import Listener
 
 __all__ = [
+    "AdminStore",
     "AgentEntry",
     "ApiKey",
+    "BlockStore",
     "Candidate",
+    "ChangeFeed",
     "Collection",
     "IndexCache",
     "IndexRow",
     "Job",
+    "JobStore",
     "MessageFilter",
+    "MessageStore",
     "NewRecord",
     "RecordFilter",
+    "RecordStore",
     "ScopeDump",
     "Store",
     "StoreSearch",
@@ -174,10 +180,9 @@ class ScopeDump:
     retention: Sequence[RetentionRule]
 
 
-class Store(Protocol):
-    """A scoped, durable home for records, messages, blocks, summaries and history."""
+class RecordStore(Protocol):
+    """Archival notes: written, read, closed and restated, with their vectors."""
 
-    # archival records
     def insert_record(self, scope: Scope, record: NewRecord, *, actor: str) -> Record: ...
     def insert_records(
         self, scope: Scope, records: Sequence[NewRecord], *, actor: str
@@ -232,27 +237,6 @@ class Store(Protocol):
         *,
         collection: Collection = "records",
     ) -> None: ...
-
-    def changes(
-        self, scope: Scope, collection: Collection, after: int, until: int
-    ) -> list[str] | None:
-        """The change feed: the id of the item each revision step after `after` up to
-        `until` (a revision the caller read) changed, in order; None when the feed cannot
-        tell (trimmed, or a step that changed the whole scope, such as forget or
-        restore): then the reader rebuilds."""
-        ...
-
-    def revision(self, scope: Scope, collection: Collection = "records") -> int:
-        """A number that changes whenever the collection gains or loses an item
-        (quarantined records are not part of the searchable collection)."""
-        ...
-
-    def listen(self, listener: Listener) -> None:
-        """Have `listener(scope, collection, items)` told, once each write has committed,
-        the items it changed in order (None: the whole collection, as after a forget or
-        restore). This process's indexes follow the store through it."""
-        ...
-
     def retire(
         self,
         scope: Scope,
@@ -299,12 +283,11 @@ class Store(Protocol):
         """Hold a record for review or release it; None if it does not exist."""
         ...
 
-    def scope_lock(self, scope: Scope) -> AbstractContextManager[None]:
-        """The scope's write lock, held across a read-decide-write (supersede on write) so
-        concurrent writers, in this process or another, take turns."""
-        ...
 
-    # messages: in context until evicted, then searchable as recall
+class MessageStore(Protocol):
+    """A scope's messages: in context until evicted, then searchable as recall; and the
+    running summary of what was evicted."""
+
     def append_message(
         self,
         scope: Scope,
@@ -322,8 +305,54 @@ class Store(Protocol):
         ...
 
     def context_messages(self, scope: Scope) -> list[Message]: ...
+    def evict_messages(
+        self, scope: Scope, message_ids: Sequence[str], *, at: datetime
+    ) -> list[Message]:
+        """Move messages out of the context into recall; return those that moved."""
+        ...
 
-    # the durable job queue
+    def get_messages(self, scope: Scope, message_ids: Sequence[str]) -> list[Message]: ...
+    def filter_message_ids(self, scope: Scope, where: MessageFilter) -> set[str]:
+        """Ids of evicted messages that pass the filter."""
+        ...
+
+    def search_messages(
+        self, scope: Scope, terms: Sequence[str], where: MessageFilter, *, limit: int
+    ) -> list[Message]: ...
+    def count_messages(self, scope: Scope, *, in_context: bool | None = None) -> int: ...
+    def get_summary(self, scope: Scope) -> tuple[str, tuple[str, ...]]: ...
+    def set_summary(
+        self, scope: Scope, text: str, sources: Sequence[str], *, at: datetime
+    ) -> None: ...
+    def delete_messages(
+        self, scope: Scope, message_ids: Sequence[str], *, actor: str, at: datetime
+    ) -> int:
+        """Remove messages (and their index entries and vectors); return how many."""
+        ...
+
+
+class BlockStore(Protocol):
+    """Core memory blocks."""
+
+    def get_block(self, scope: Scope, label: str) -> Block | None: ...
+    def list_blocks(self, scope: Scope) -> list[Block]: ...
+    def set_block(
+        self,
+        scope: Scope,
+        label: str,
+        value: str,
+        *,
+        limit: int,
+        description: str,
+        at: datetime,
+        actor: str,
+    ) -> Block: ...
+    def delete_block(self, scope: Scope, label: str, *, actor: str, at: datetime) -> bool: ...
+
+
+class JobStore(Protocol):
+    """The durable queue of background work (extraction, consolidation, retention)."""
+
     def enqueue(self, scope: Scope, kind: str, payload: dict[str, Any], *, at: datetime) -> int: ...
     def claim(self, kinds: Sequence[str], *, at: datetime, lease_seconds: float) -> Job | None:
         """Take the oldest ready job (or one whose worker's lease ran out)."""
@@ -350,55 +379,46 @@ class Store(Protocol):
         ...
 
     def jobs(self, *, scope: Scope | None = None, status: str | None = None) -> list[Job]: ...
-    def evict_messages(
-        self, scope: Scope, message_ids: Sequence[str], *, at: datetime
-    ) -> list[Message]:
-        """Move messages out of the context into recall; return those that moved."""
+
+
+class ChangeFeed(Protocol):
+    """What every index follows: each collection's revision, the items each step changed
+    and a listener told after each commit; and the per-scope write lock."""
+
+    def changes(
+        self, scope: Scope, collection: Collection, after: int, until: int
+    ) -> list[str] | None:
+        """The change feed: the id of the item each revision step after `after` up to
+        `until` (a revision the caller read) changed, in order; None when the feed cannot
+        tell (trimmed, or a step that changed the whole scope, such as forget or
+        restore): then the reader rebuilds."""
         ...
 
-    def get_messages(self, scope: Scope, message_ids: Sequence[str]) -> list[Message]: ...
-    def filter_message_ids(self, scope: Scope, where: MessageFilter) -> set[str]:
-        """Ids of evicted messages that pass the filter."""
+    def revision(self, scope: Scope, collection: Collection = "records") -> int:
+        """A number that changes whenever the collection gains or loses an item
+        (quarantined records are not part of the searchable collection)."""
         ...
 
-    def search_messages(
-        self, scope: Scope, terms: Sequence[str], where: MessageFilter, *, limit: int
-    ) -> list[Message]: ...
-    def count_messages(self, scope: Scope, *, in_context: bool | None = None) -> int: ...
+    def listen(self, listener: Listener) -> None:
+        """Have `listener(scope, collection, items)` told, once each write has committed,
+        the items it changed in order (None: the whole collection, as after a forget or
+        restore). This process's indexes follow the store through it."""
+        ...
 
-    # the running summary of evicted messages
-    def get_summary(self, scope: Scope) -> tuple[str, tuple[str, ...]]: ...
-    def set_summary(
-        self, scope: Scope, text: str, sources: Sequence[str], *, at: datetime
-    ) -> None: ...
+    def scope_lock(self, scope: Scope) -> AbstractContextManager[None]:
+        """The scope's write lock, held across a read-decide-write (supersede on write) so
+        concurrent writers, in this process or another, take turns."""
+        ...
 
-    # core memory blocks
-    def get_block(self, scope: Scope, label: str) -> Block | None: ...
-    def list_blocks(self, scope: Scope) -> list[Block]: ...
-    def set_block(
-        self,
-        scope: Scope,
-        label: str,
-        value: str,
-        *,
-        limit: int,
-        description: str,
-        at: datetime,
-        actor: str,
-    ) -> Block: ...
-    def delete_block(self, scope: Scope, label: str, *, actor: str, at: datetime) -> bool: ...
+    def close(self) -> None: ...
 
-    # every write, supersede and delete
+
+class AdminStore(Protocol):
+    """History, forgetting, retention, import, agents, API keys and the list of scopes."""
+
     def history(
         self, scope: Scope, *, target_id: str | None = None, limit: int = 1000
     ) -> list[HistoryEntry]: ...
-
-    def delete_messages(
-        self, scope: Scope, message_ids: Sequence[str], *, actor: str, at: datetime
-    ) -> int:
-        """Remove messages (and their index entries and vectors); return how many."""
-        ...
-
     def forget_scope(self, scope: Scope, *, actor: str, at: datetime) -> dict[str, int]:
         """Remove everything stored for the scope; history keeps one tombstone."""
         ...
@@ -423,7 +443,6 @@ class Store(Protocol):
 
     def get_retention(self, scope: Scope) -> list[RetentionRule]: ...
     def set_retention(self, scope: Scope, rules: Sequence[RetentionRule]) -> None: ...
-
     def restore(self, scope: Scope, dump: ScopeDump, *, actor: str, at: datetime) -> None:
         """Write a dump into an empty scope, ids kept, in one transaction; refuse (and
         change nothing) if the scope holds anything."""
@@ -458,12 +477,15 @@ class Store(Protocol):
         ...
 
     def revoke_api_key(self, key_hash: str, *, at: datetime) -> bool: ...
-
     def list_scopes(self, *, tenant: str | None = None) -> list[Scope]:
         """Admin only: every scope that has stored anything (optionally of one tenant)."""
         ...
 
-    def close(self) -> None: ...
+
+class Store(RecordStore, MessageStore, BlockStore, JobStore, ChangeFeed, AdminStore, Protocol):
+    """A scoped, durable home for records, messages, blocks, summaries and history: every
+    role at once, as both backends implement it. A part of pagemem that needs one role
+    takes that protocol."""
 
 
 @runtime_checkable
