@@ -13,14 +13,35 @@ from pagemem.models import Record, RetentionRule, Scope, ToolCall
 from pagemem.store.base import NewRecord, ScopeDump
 
 __all__ = [
+    "SOURCES_KEPT",
     "calls_json",
     "highest_id",
+    "origin_of_role",
     "rules_from",
     "rules_json",
     "scope_of",
     "stored",
     "text_hash",
+    "with_source",
 ]
+
+
+SOURCES_KEPT = 100  # sources a restated fact lists; its mention count keeps the rest
+
+
+def origin_of_role(role: str) -> str:
+    """An evicted message ranks as its author's notes would: the assistant's as the
+    agent's, the others' by their role."""
+    return "agent" if role == "assistant" else role
+
+
+def with_source(metadata: dict[str, Any], source: str) -> dict[str, Any]:
+    """A fact's metadata after a restatement from `source`: the source listed once, the
+    latest SOURCES_KEPT kept."""
+    sources = list(metadata.get("sources", []))
+    if source and source not in sources:
+        sources.append(source)
+    return {**metadata, "sources": sources[-SOURCES_KEPT:]}
 
 
 @lru_cache(maxsize=4096)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from pagemem.models import Record, Scope
+from pagemem.store.common import with_source
 from pagemem.store.pg_base import (
     RECORD_COLUMNS,
     SCOPE_SQL,
@@ -77,11 +78,7 @@ class FactsMixin(PostgresBase):
             ).fetchone()
             if row is None:
                 return None
-            metadata = dict(row["metadata"])
-            sources = list(metadata.get("sources", []))
-            if source and source not in sources:
-                sources.append(source)
-            metadata["sources"] = sources[-100:]  # bounded: the count keeps the rest
+            metadata = with_source(dict(row["metadata"]), source)
             conn.execute(
                 f"UPDATE records SET mentions = mentions + 1, metadata = %s "
                 f"WHERE {SCOPE_SQL} AND id = %s",

@@ -22,6 +22,7 @@ from psycopg import sql
 
 from pagemem.models import Scope
 from pagemem.store.base import Candidate, Collection
+from pagemem.store.common import origin_of_role
 from pagemem.store.pg_base import PostgresBase, key, scoped, tsquery, vector_param
 
 __all__ = ["SearchMixin", "vector_index_name"]
@@ -109,10 +110,7 @@ class SearchMixin(PostgresBase):
         if collection == "records":
             origin, flags = "t.origin", "t.flags"
         else:
-            origin, flags = (
-                "CASE t.role WHEN 'assistant' THEN 'agent' ELSE t.role END",
-                "'[]'::jsonb",
-            )
+            origin, flags = "t.role", "'[]'::jsonb"  # the role: its origin is mapped below
         columns = (
             f"t.id, {origin} AS origin, {flags} AS flags, "
             "extract(epoch FROM t.created_at)::float8 AS created"
@@ -171,7 +169,7 @@ class SearchMixin(PostgresBase):
                 id=item,
                 lexical=float(row["lexical"] or 0.0),
                 cosine=None if row["cosine"] is None else float(row["cosine"]),
-                origin=row["origin"],
+                origin=row["origin"] if collection == "records" else origin_of_role(row["origin"]),
                 flags=tuple(row["flags"]),
                 created_at=row["created"],
             )

@@ -25,7 +25,7 @@ from pagemem.store.base import (
     NewRecord,
     RecordFilter,
 )
-from pagemem.store.common import calls_json, text_hash
+from pagemem.store.common import calls_json, origin_of_role, text_hash
 from pagemem.store.pg_admin import AdminMixin
 from pagemem.store.pg_base import (
     MESSAGE_COLUMNS,
@@ -107,9 +107,8 @@ class PostgresStore(SearchMixin, FactsMixin, AdminMixin, JobsMixin):
             )
         else:  # a message's origin follows its role; messages have no speaker metadata
             columns = (
-                "t.content AS text, CASE t.role WHEN 'assistant' THEN 'agent' ELSE t.role END "
-                "AS origin, NULL AS speaker, '[]'::jsonb AS flags, NULL::float8 AS valid_from, "
-                "NULL::float8 AS valid_to, false AS expired"
+                "t.content AS text, t.role AS origin, NULL AS speaker, '[]'::jsonb AS flags, "
+                "NULL::float8 AS valid_from, NULL::float8 AS valid_to, false AS expired"
             )
         table, vectors, fk, _, condition, _ = _COLLECTIONS[collection]
         rows = self._read(
@@ -127,7 +126,7 @@ class PostgresStore(SearchMixin, FactsMixin, AdminMixin, JobsMixin):
                 id=row["id"],
                 text=row["text"],
                 created_at=row["created"],
-                origin=row["origin"],
+                origin=row["origin"] if collection == "records" else origin_of_role(row["origin"]),
                 speaker=row["speaker"],
                 vector=None if row["embedding"] is None else _blob(row["embedding"]),
                 flags=tuple(row["flags"]),

@@ -23,7 +23,7 @@ from pagemem.store.base import (
     NewRecord,
     RecordFilter,
 )
-from pagemem.store.common import calls_json
+from pagemem.store.common import calls_json, origin_of_role
 from pagemem.store.common import text_hash as _text_hash
 from pagemem.store.sqlite_admin import AdminMixin
 from pagemem.store.sqlite_base import SQLiteBase
@@ -104,10 +104,7 @@ class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, IndexCacheMixin, SQLiteBase
                 "t.expired_at IS NOT NULL"
             )
         else:  # a message's origin follows its role; messages have no speaker metadata
-            columns = (
-                "t.content, CASE t.role WHEN 'assistant' THEN 'agent' ELSE t.role END, NULL, '[]', "
-                "NULL, NULL, 0"
-            )
+            columns = "t.content, t.role, NULL, '[]', NULL, NULL, 0"
         table, vectors, key, _, extra, _ = _COLLECTIONS[collection]
         rows = self._read(
             f"SELECT t.pk, t.id, {columns}, {_EPOCH.format('t.created_at')}, "
@@ -123,7 +120,7 @@ class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, IndexCacheMixin, SQLiteBase
                 id=row[1],
                 text=row[2],
                 created_at=row[9],
-                origin=row[3],
+                origin=row[3] if collection == "records" else origin_of_role(row[3]),
                 speaker=row[4] if isinstance(row[4], str) else None,
                 vector=row[10],
                 flags=() if row[5] == "[]" else tuple(json.loads(row[5])),

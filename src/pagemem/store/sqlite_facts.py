@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from pagemem.models import Record, Scope
+from pagemem.store.common import with_source
 from pagemem.store.sqlite_base import SQLiteBase
 from pagemem.store.sqlite_rows import _RECORD_COLUMNS, _SCOPE_SQL, _key, _record, _scoped, _ts
 
@@ -68,11 +69,7 @@ class FactsMixin(SQLiteBase):
             ).fetchone()
             if row is None:
                 return None
-            metadata = json.loads(row[0])
-            sources = list(metadata.get("sources", []))
-            if source and source not in sources:
-                sources.append(source)
-            metadata["sources"] = sources[-100:]  # bounded: the count keeps the rest
+            metadata = with_source(json.loads(row[0]), source)
             conn.execute(
                 f"UPDATE records SET mentions = mentions + 1, metadata = ? "
                 f"WHERE {_SCOPE_SQL} AND id = ?",
