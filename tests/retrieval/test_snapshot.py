@@ -84,7 +84,7 @@ def test_what_another_writer_changed_since_is_applied_from_the_feed(path: Path) 
 def test_beyond_the_feed_the_snapshot_is_checked_against_the_store(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("pagemem.store.sqlite.CHANGES_KEPT", 2)  # the feed reaches back 2
+    monkeypatch.setattr("pagemem.store.sql_core.CHANGES_KEPT", 2)  # the feed reaches back 2
     with opened(path, NEVER) as writer:
         me = writer.scope("acme", "priya")
         me.archive.insert("Priya lives in Portland now", origin="user")

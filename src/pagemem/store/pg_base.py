@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, cast
 
@@ -24,9 +24,10 @@ from psycopg_pool import ConnectionPool
 from pagemem.errors import InvalidInputError
 from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, ToolCall
 from pagemem.store.announce import Announcer, Announces
-from pagemem.store.base import CHANGES_KEPT, MessageFilter, NewRecord, RecordFilter
+from pagemem.store.base import MessageFilter, NewRecord, RecordFilter
 from pagemem.store.common import scope_of, stored, text_hash
 from pagemem.store.pg_schema import APP_ROLE, migrate
+from pagemem.store.sql_core import POSTGRES, SQLCore
 
 __all__ = ["ANY_TENANT", "PostgresBase"]
 
@@ -160,8 +161,20 @@ def vector_param(blob: bytes) -> np.ndarray[Any, np.dtype[np.float32]]:
     return np.frombuffer(blob, dtype=np.float32)
 
 
-class PostgresBase(Announces):
+class PostgresBase(SQLCore, Announces):
     """The pool and the helpers the store's parts build on."""
+
+    dialect = POSTGRES
+    record_columns = RECORD_COLUMNS
+
+    def _transaction(self, scope: Scope | None) -> AbstractContextManager[Any]:
+        return self._tx(scope.tenant if scope is not None else ANY_TENANT)
+
+    def _rows(self, scope: Scope | None, sql: str, params: Sequence[Any]) -> list[Any]:
+        return self._read(scope, sql, params)
+
+    def _record_of(self, row: Any) -> Record:
+        return record_of(row)
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 16) -> None:
         self.url = url
@@ -241,78 +254,6 @@ class PostgresBase(Announces):
         with self._tx(scope.tenant if scope is not None else ANY_TENANT) as conn:
             return conn.execute(sql, params).fetchall()
 
-    def _next_id(
-        self, conn: psycopg.Connection[Row], scope: Scope, counter: str, n: int = 1
-    ) -> int:
-        """Reserve `n` numbers of a per-scope counter; return the last one. The row lock
-        this takes orders concurrent writers of one scope."""
-        conn.execute(
-            "INSERT INTO scopes (tenant_id, user_id, agent_id) VALUES (%s, %s, %s) "
-            "ON CONFLICT DO NOTHING",
-            key(scope),
-        )
-        row = conn.execute(
-            f"UPDATE scopes SET {counter} = {counter} + %s WHERE {SCOPE_SQL} RETURNING {counter}",
-            (n, *key(scope)),
-        ).fetchone()
-        assert row is not None
-        return int(row[counter])
-
-    def _bump(
-        self, conn: psycopg.Connection[Row], scope: Scope, column: str, items: Sequence[str]
-    ) -> None:
-        """Move the revision one step per changed item and log each step in the change
-        feed, in the caller's transaction."""
-        if not items:
-            return
-        row = conn.execute(
-            f"UPDATE scopes SET {column} = {column} + %s WHERE {SCOPE_SQL} RETURNING {column} AS n",
-            (len(items), *key(scope)),
-        ).fetchone()
-        assert row is not None
-        last = int(row["n"])
-        first = last - len(items) + 1
-        collection = "records" if column == "record_revision" else "recall"
-        with conn.cursor() as cursor:
-            cursor.executemany(
-                "INSERT INTO changes (tenant_id, user_id, agent_id, collection, seq, item_id) "
-                "VALUES (%s, %s, %s, %s, %s, %s)",
-                [(*key(scope), collection, first + i, item) for i, item in enumerate(items)],
-            )
-        self.announcer.stage(scope, collection, items)
-        if last // CHANGES_KEPT != (first - 1) // CHANGES_KEPT:  # now and then, trim
-            conn.execute(
-                f"DELETE FROM changes WHERE {SCOPE_SQL} AND collection = %s AND seq <= %s",
-                (*key(scope), collection, last - CHANGES_KEPT),
-            )
-
-    def _log(
-        self,
-        conn: psycopg.Connection[Row],
-        scope: Scope,
-        *,
-        at: datetime,
-        op: str,
-        target: str,
-        target_id: str,
-        before: str | None,
-        after: str | None,
-        actor: str,
-    ) -> None:
-        conn.execute(
-            "INSERT INTO history (tenant_id, user_id, agent_id, at, op, target, target_id, "
-            "before, after, actor) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-            (*key(scope), aware(at), op, target, target_id, before, after, actor),
-        )
-
-    def get_record(self, scope: Scope, record_id: str) -> Record | None:
-        rows = self._read(
-            scope,
-            f"SELECT {RECORD_COLUMNS} FROM records r WHERE {scoped('r')} AND r.id = %s",
-            (*key(scope), record_id),
-        )
-        return record_of(rows[0]) if rows else None
-
     def _insert_records_in(
         self,
         conn: psycopg.Connection[Row],
@@ -335,7 +276,7 @@ class PostgresBase(Announces):
                 "%s, %s)",
                 [(*key(scope), r.created_at, i, r.text, actor) for i, r in pairs],
             )
-        self._bump(conn, scope, "record_revision", [i for i, r in pairs if not r.quarantined])
+        self._bump_revision(conn, scope, [i for i, r in pairs if not r.quarantined])
         return [stored(record_id, scope, r) for record_id, r in pairs]
 
     def _enqueue(

@@ -9,16 +9,14 @@ every scoped table.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 import numpy as np
 
-from pagemem.models import Block, HistoryEntry, Message, Record, Role, Scope, ToolCall
+from pagemem.models import HistoryEntry, Message, Record, Role, Scope, ToolCall
 from pagemem.store.base import (
-    CHANGES_KEPT,
     Collection,
     IndexRow,
     MessageFilter,
@@ -32,7 +30,6 @@ from pagemem.store.pg_base import (
     RECORD_COLUMNS,
     SCOPE_SQL,
     aware,
-    block_of,
     key,
     message_of,
     message_where,
@@ -42,9 +39,10 @@ from pagemem.store.pg_base import (
     tsquery,
     vector_param,
 )
-from pagemem.store.pg_facts import FactsMixin
 from pagemem.store.pg_jobs import JobsMixin
 from pagemem.store.pg_search import SearchMixin
+from pagemem.store.sql_blocks import BlocksMixin
+from pagemem.store.sql_facts import FactsMixin
 
 __all__ = ["PostgresStore"]
 
@@ -62,7 +60,7 @@ _COLLECTIONS: dict[str, tuple[str, str, str, str, str, str]] = {
 }
 
 
-class PostgresStore(SearchMixin, FactsMixin, AdminMixin, JobsMixin):
+class PostgresStore(SearchMixin, FactsMixin, BlocksMixin, AdminMixin, JobsMixin):
     """A Store on a PostgreSQL database with the pgvector extension."""
 
     # archival records
@@ -181,26 +179,6 @@ class PostgresStore(SearchMixin, FactsMixin, AdminMixin, JobsMixin):
                 [(model_id, vector_param(blob), *key(scope), item) for item, blob in vectors],
             )
 
-    def changes(
-        self, scope: Scope, collection: Collection, after: int, until: int
-    ) -> list[str] | None:
-        if until - after > CHANGES_KEPT or until < after:
-            return None
-        rows = self._read(
-            scope,
-            f"SELECT seq, item_id FROM changes WHERE {SCOPE_SQL} AND collection = %s "
-            "AND seq > %s AND seq <= %s ORDER BY seq",
-            (*key(scope), collection, after, until),
-        )
-        if [int(row["seq"]) for row in rows] != list(range(after + 1, until + 1)):
-            return None
-        return [str(row["item_id"]) for row in rows]
-
-    def revision(self, scope: Scope, collection: Collection = "records") -> int:
-        column = _COLLECTIONS[collection][5]
-        rows = self._read(scope, f"SELECT {column} AS n FROM scopes WHERE {SCOPE_SQL}", key(scope))
-        return int(rows[0]["n"]) if rows else 0
-
     def list_records(
         self, scope: Scope, where: RecordFilter, *, limit: int, offset: int
     ) -> list[Record]:
@@ -218,43 +196,6 @@ class PostgresStore(SearchMixin, FactsMixin, AdminMixin, JobsMixin):
         return int(
             self._read(scope, f"SELECT count(*) AS n FROM records r WHERE {clause}", params)[0]["n"]
         )
-
-    def delete_record(self, scope: Scope, record_id: str, *, actor: str, at: datetime) -> bool:
-        return self.delete_records(scope, [record_id], actor=actor, at=at) == 1
-
-    def delete_records(
-        self, scope: Scope, record_ids: Sequence[str], *, actor: str, at: datetime
-    ) -> int:
-        removed = 0
-        with self._tx(scope.tenant) as conn:
-            for record_id in dict.fromkeys(record_ids):
-                deleted = conn.execute(
-                    f"DELETE FROM records WHERE {SCOPE_SQL} AND id = %s RETURNING quarantined",
-                    (*key(scope), record_id),
-                ).fetchone()
-                if deleted is None:
-                    continue
-                removed += 1
-                if not deleted["quarantined"]:  # a held record was never searchable
-                    self._bump(conn, scope, "record_revision", [record_id])
-                # The history keeps that the record existed, never what it said.
-                conn.execute(
-                    f"UPDATE history SET before = NULL, after = NULL "
-                    f"WHERE {SCOPE_SQL} AND target = 'record' AND target_id = %s",
-                    (*key(scope), record_id),
-                )
-                self._log(
-                    conn,
-                    scope,
-                    at=at,
-                    op="delete",
-                    target="record",
-                    target_id=record_id,
-                    before=None,
-                    after=None,
-                    actor=actor,
-                )
-        return removed
 
     # messages
 
@@ -321,7 +262,7 @@ class PostgresStore(SearchMixin, FactsMixin, AdminMixin, JobsMixin):
                 f"RETURNING {MESSAGE_COLUMNS}",
                 (aware(at), *key(scope), list(message_ids)),
             ).fetchall()
-            self._bump(conn, scope, "message_revision", [row["id"] for row in rows])
+            self._bump_revision(conn, scope, [row["id"] for row in rows], "recall")
         order = {message_id: n for n, message_id in enumerate(message_ids)}
         return sorted((message_of(row) for row in rows), key=lambda m: order[m.id])
 
@@ -365,95 +306,7 @@ class PostgresStore(SearchMixin, FactsMixin, AdminMixin, JobsMixin):
 
     # summary
 
-    def get_summary(self, scope: Scope) -> tuple[str, tuple[str, ...]]:
-        rows = self._read(
-            scope, f"SELECT summary, summary_sources FROM scopes WHERE {SCOPE_SQL}", key(scope)
-        )
-        if not rows:
-            return "", ()
-        return rows[0]["summary"], tuple(rows[0]["summary_sources"])
-
-    def set_summary(self, scope: Scope, text: str, sources: Sequence[str], *, at: datetime) -> None:
-        with self._tx(scope.tenant) as conn:
-            conn.execute(
-                "INSERT INTO scopes (tenant_id, user_id, agent_id, summary, summary_sources, "
-                "summary_at) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (tenant_id, user_id, "
-                "agent_id) DO UPDATE SET summary = excluded.summary, "
-                "summary_sources = excluded.summary_sources, summary_at = excluded.summary_at",
-                (*key(scope), text, json.dumps(list(sources)), aware(at)),
-            )
-
     # blocks
-
-    def get_block(self, scope: Scope, label: str) -> Block | None:
-        rows = self._read(
-            scope, f"SELECT * FROM blocks WHERE {SCOPE_SQL} AND label = %s", (*key(scope), label)
-        )
-        return block_of(rows[0]) if rows else None
-
-    def list_blocks(self, scope: Scope) -> list[Block]:
-        rows = self._read(
-            scope, f'SELECT * FROM blocks WHERE {SCOPE_SQL} ORDER BY label COLLATE "C"', key(scope)
-        )
-        return [block_of(row) for row in rows]
-
-    def set_block(
-        self,
-        scope: Scope,
-        label: str,
-        value: str,
-        *,
-        limit: int,
-        description: str,
-        at: datetime,
-        actor: str,
-    ) -> Block:
-        with self._tx(scope.tenant) as conn:
-            old = conn.execute(
-                f"SELECT value FROM blocks WHERE {SCOPE_SQL} AND label = %s FOR UPDATE",
-                (*key(scope), label),
-            ).fetchone()
-            conn.execute(
-                "INSERT INTO blocks (tenant_id, user_id, agent_id, label, value, token_limit, "
-                "description, updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
-                "ON CONFLICT (tenant_id, user_id, agent_id, label) DO UPDATE SET "
-                "value = excluded.value, token_limit = excluded.token_limit, "
-                "description = excluded.description, updated_at = excluded.updated_at",
-                (*key(scope), label, value, limit, description, aware(at)),
-            )
-            self._log(
-                conn,
-                scope,
-                at=at,
-                op="set",
-                target="block",
-                target_id=label,
-                before=None if old is None else old["value"],
-                after=value,
-                actor=actor,
-            )
-        return Block(label=label, value=value, limit=limit, updated_at=at, description=description)
-
-    def delete_block(self, scope: Scope, label: str, *, actor: str, at: datetime) -> bool:
-        with self._tx(scope.tenant) as conn:
-            old = conn.execute(
-                f"DELETE FROM blocks WHERE {SCOPE_SQL} AND label = %s RETURNING value",
-                (*key(scope), label),
-            ).fetchone()
-            if old is None:
-                return False
-            self._log(
-                conn,
-                scope,
-                at=at,
-                op="delete",
-                target="block",
-                target_id=label,
-                before=old["value"],
-                after=None,
-                actor=actor,
-            )
-        return True
 
     # history
 
@@ -489,8 +342,8 @@ class PostgresStore(SearchMixin, FactsMixin, AdminMixin, JobsMixin):
                 (*key(scope), list(dict.fromkeys(message_ids))),
             ).fetchall()
             # evicted ones were in recall: recall's indexes follow
-            self._bump(
-                conn, scope, "message_revision", [r["id"] for r in rows if not r["in_context"]]
+            self._bump_revision(
+                conn, scope, [r["id"] for r in rows if not r["in_context"]], "recall"
             )
             for row in rows:
                 self._log(

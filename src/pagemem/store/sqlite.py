@@ -14,9 +14,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from pagemem.models import Block, HistoryEntry, Message, Record, Role, Scope, ToolCall
+from pagemem.models import HistoryEntry, Message, Record, Role, Scope, ToolCall
 from pagemem.store.base import (
-    CHANGES_KEPT,
     Collection,
     IndexRow,
     MessageFilter,
@@ -25,10 +24,11 @@ from pagemem.store.base import (
 )
 from pagemem.store.common import calls_json, origin_of_role
 from pagemem.store.common import text_hash as _text_hash
+from pagemem.store.sql_blocks import BlocksMixin
+from pagemem.store.sql_facts import FactsMixin
 from pagemem.store.sqlite_admin import AdminMixin
 from pagemem.store.sqlite_base import SQLiteBase
 from pagemem.store.sqlite_cache import IndexCacheMixin
-from pagemem.store.sqlite_facts import FactsMixin
 from pagemem.store.sqlite_jobs import JobsMixin
 from pagemem.store.sqlite_rows import (
     _COLLECTIONS,
@@ -36,7 +36,6 @@ from pagemem.store.sqlite_rows import (
     _MESSAGE_COLUMNS,
     _RECORD_COLUMNS,
     _SCOPE_SQL,
-    _block,
     _dt,
     _key,
     _message,
@@ -51,7 +50,7 @@ from pagemem.store.sqlite_rows import (
 __all__ = ["SQLiteStore"]
 
 
-class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, IndexCacheMixin, SQLiteBase):
+class SQLiteStore(FactsMixin, BlocksMixin, AdminMixin, JobsMixin, IndexCacheMixin, SQLiteBase):
     """A Store on one SQLite file (or ':memory:')."""
 
     # archival records
@@ -174,25 +173,6 @@ class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, IndexCacheMixin, SQLiteBase
                 [(model_id, blob, *_key(scope), item_id) for item_id, blob in vectors],
             )
 
-    def revision(self, scope: Scope, collection: Collection = "records") -> int:
-        column = _COLLECTIONS[collection][5]
-        rows = self._read(f"SELECT {column} FROM scopes WHERE {_SCOPE_SQL}", _key(scope))
-        return int(rows[0][0]) if rows else 0
-
-    def changes(
-        self, scope: Scope, collection: Collection, after: int, until: int
-    ) -> list[str] | None:
-        if until - after > CHANGES_KEPT or until < after:
-            return None
-        rows = self._read(
-            f"SELECT seq, item_id FROM changes WHERE {_SCOPE_SQL} AND collection = ? "
-            "AND seq > ? AND seq <= ? ORDER BY seq",
-            (*_key(scope), collection, after, until),
-        )
-        if [row[0] for row in rows] != list(range(after + 1, until + 1)):
-            return None
-        return [str(row[1]) for row in rows]
-
     def list_records(
         self, scope: Scope, where: RecordFilter, *, limit: int, offset: int
     ) -> list[Record]:
@@ -207,43 +187,6 @@ class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, IndexCacheMixin, SQLiteBase
     def count_records(self, scope: Scope, where: RecordFilter) -> int:
         clause, params = _record_where(scope, where)
         return int(self._read(f"SELECT count(*) FROM records r WHERE {clause}", params)[0][0])
-
-    def delete_record(self, scope: Scope, record_id: str, *, actor: str, at: datetime) -> bool:
-        return self.delete_records(scope, [record_id], actor=actor, at=at) == 1
-
-    def delete_records(
-        self, scope: Scope, record_ids: Sequence[str], *, actor: str, at: datetime
-    ) -> int:
-        removed = 0
-        with self._write() as conn:
-            for record_id in dict.fromkeys(record_ids):
-                deleted = conn.execute(
-                    f"DELETE FROM records WHERE {_SCOPE_SQL} AND id = ? RETURNING quarantined",
-                    (*_key(scope), record_id),
-                ).fetchone()
-                if deleted is None:
-                    continue
-                removed += 1
-                if not deleted[0]:  # a held record was never part of the searchable collection
-                    self._bump_revision(conn, scope, [record_id])
-                # The history keeps that the record existed, never what it said.
-                conn.execute(
-                    f"UPDATE history SET before = NULL, after = NULL "
-                    f"WHERE {_SCOPE_SQL} AND target = 'record' AND target_id = ?",
-                    (*_key(scope), record_id),
-                )
-                self._log(
-                    conn,
-                    scope,
-                    at=at,
-                    op="delete",
-                    target="record",
-                    target_id=record_id,
-                    before=None,
-                    after=None,
-                    actor=actor,
-                )
-        return removed
 
     # messages
 
@@ -349,93 +292,7 @@ class SQLiteStore(FactsMixin, AdminMixin, JobsMixin, IndexCacheMixin, SQLiteBase
 
     # summary
 
-    def get_summary(self, scope: Scope) -> tuple[str, tuple[str, ...]]:
-        rows = self._read(
-            f"SELECT summary, summary_sources FROM scopes WHERE {_SCOPE_SQL}", _key(scope)
-        )
-        if not rows:
-            return "", ()
-        return rows[0]["summary"], tuple(json.loads(rows[0]["summary_sources"]))
-
-    def set_summary(self, scope: Scope, text: str, sources: Sequence[str], *, at: datetime) -> None:
-        with self._write() as conn:
-            conn.execute(
-                "INSERT INTO scopes (tenant_id, user_id, agent_id, summary, summary_sources, "
-                "summary_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
-                "summary = excluded.summary, summary_sources = excluded.summary_sources, "
-                "summary_at = excluded.summary_at",
-                (*_key(scope), text, json.dumps(list(sources)), _ts(at)),
-            )
-
     # blocks
-
-    def get_block(self, scope: Scope, label: str) -> Block | None:
-        rows = self._read(
-            f"SELECT * FROM blocks WHERE {_SCOPE_SQL} AND label = ?", (*_key(scope), label)
-        )
-        return _block(rows[0]) if rows else None
-
-    def list_blocks(self, scope: Scope) -> list[Block]:
-        rows = self._read(f"SELECT * FROM blocks WHERE {_SCOPE_SQL} ORDER BY label", _key(scope))
-        return [_block(row) for row in rows]
-
-    def set_block(
-        self,
-        scope: Scope,
-        label: str,
-        value: str,
-        *,
-        limit: int,
-        description: str,
-        at: datetime,
-        actor: str,
-    ) -> Block:
-        with self._write() as conn:
-            old = conn.execute(
-                f"SELECT value FROM blocks WHERE {_SCOPE_SQL} AND label = ?",
-                (*_key(scope), label),
-            ).fetchone()
-            conn.execute(
-                "INSERT INTO blocks (tenant_id, user_id, agent_id, label, value, token_limit, "
-                "description, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT DO UPDATE SET value = excluded.value, "
-                "token_limit = excluded.token_limit, description = excluded.description, "
-                "updated_at = excluded.updated_at",
-                (*_key(scope), label, value, limit, description, _ts(at)),
-            )
-            self._log(
-                conn,
-                scope,
-                at=at,
-                op="set",
-                target="block",
-                target_id=label,
-                before=None if old is None else old["value"],
-                after=value,
-                actor=actor,
-            )
-        return Block(label=label, value=value, limit=limit, updated_at=at, description=description)
-
-    def delete_block(self, scope: Scope, label: str, *, actor: str, at: datetime) -> bool:
-        with self._write() as conn:
-            old = conn.execute(
-                f"DELETE FROM blocks WHERE {_SCOPE_SQL} AND label = ? RETURNING value",
-                (*_key(scope), label),
-            ).fetchone()
-            if old is None:
-                return False
-            self._log(
-                conn,
-                scope,
-                at=at,
-                op="delete",
-                target="block",
-                target_id=label,
-                before=old["value"],
-                after=None,
-                actor=actor,
-            )
-        return True
 
     # history
 

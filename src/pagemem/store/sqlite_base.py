@@ -11,30 +11,27 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from datetime import datetime
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
 from pagemem.models import Record, Scope
 from pagemem.store.announce import Announcer, Announces
-from pagemem.store.base import CHANGES_KEPT, NewRecord
+from pagemem.store.base import NewRecord
 from pagemem.store.common import stored
 from pagemem.store.schema import MIGRATIONS
+from pagemem.store.sql_core import SQLITE, SQLCore
 from pagemem.store.sqlite_rows import (
     _RECORD_COLUMNS,
-    _SCOPE_SQL,
     _key,
     _record,
-    _scoped,
-    _ts,
     insert_record_row,
 )
 
 __all__ = ["SQLiteBase"]
 
 
-class SQLiteBase(Announces):
+class SQLiteBase(SQLCore, Announces):
     """The connection and the helpers the store's parts build on."""
 
     def __init__(self, path: str | Path = ":memory:") -> None:
@@ -54,6 +51,18 @@ class SQLiteBase(Announces):
         self._migrate()
 
     # plumbing
+
+    dialect = SQLITE
+    record_columns = _RECORD_COLUMNS
+
+    def _transaction(self, scope: Scope | None) -> AbstractContextManager[sqlite3.Connection]:
+        return self._write()
+
+    def _rows(self, scope: Scope | None, sql: str, params: Sequence[Any]) -> list[Any]:
+        return self._read(sql, params)
+
+    def _record_of(self, row: Any) -> Record:
+        return _record(row)
 
     def _migrate(self) -> None:
         with self._lock:
@@ -83,75 +92,6 @@ class SQLiteBase(Announces):
     def _read(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
         with self._lock:
             return self._conn.execute(sql, params).fetchall()
-
-    def _next_id(self, conn: sqlite3.Connection, scope: Scope, counter: str, count: int = 1) -> int:
-        """Reserve `count` numbers of a per-scope counter; return the last one."""
-        conn.execute(
-            "INSERT INTO scopes (tenant_id, user_id, agent_id) VALUES (?, ?, ?) "
-            "ON CONFLICT DO NOTHING",
-            _key(scope),
-        )
-        row = conn.execute(
-            f"UPDATE scopes SET {counter} = {counter} + ? WHERE {_SCOPE_SQL} RETURNING {counter}",
-            (count, *_key(scope)),
-        ).fetchone()
-        return int(row[0])
-
-    def _bump_revision(
-        self,
-        conn: sqlite3.Connection,
-        scope: Scope,
-        items: Sequence[str],
-        collection: str = "records",
-    ) -> None:
-        """Move the collection's revision one step per changed item and log each step in
-        the change feed, in the caller's transaction."""
-        if not items:
-            return
-        column = "record_revision" if collection == "records" else "message_revision"
-        row = conn.execute(
-            f"UPDATE scopes SET {column} = {column} + ? WHERE {_SCOPE_SQL} RETURNING {column}",
-            (len(items), *_key(scope)),
-        ).fetchone()
-        last = int(row[0])
-        first = last - len(items) + 1
-        conn.executemany(
-            "INSERT INTO changes (tenant_id, user_id, agent_id, collection, seq, item_id) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [(*_key(scope), collection, first + i, item) for i, item in enumerate(items)],
-        )
-        self.announcer.stage(scope, collection, items)
-        if last // CHANGES_KEPT != (first - 1) // CHANGES_KEPT:  # now and then, trim
-            conn.execute(
-                f"DELETE FROM changes WHERE {_SCOPE_SQL} AND collection = ? AND seq <= ?",
-                (*_key(scope), collection, last - CHANGES_KEPT),
-            )
-
-    def _log(
-        self,
-        conn: sqlite3.Connection,
-        scope: Scope,
-        *,
-        at: datetime,
-        op: str,
-        target: str,
-        target_id: str,
-        before: str | None,
-        after: str | None,
-        actor: str,
-    ) -> None:
-        conn.execute(
-            "INSERT INTO history (tenant_id, user_id, agent_id, at, op, target, target_id, "
-            "before, after, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (*_key(scope), _ts(at), op, target, target_id, before, after, actor),
-        )
-
-    def get_record(self, scope: Scope, record_id: str) -> Record | None:
-        rows = self._read(
-            f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {_scoped('r')} AND r.id = ?",
-            (*_key(scope), record_id),
-        )
-        return _record(rows[0]) if rows else None
 
     def close(self) -> None:
         with self._lock:

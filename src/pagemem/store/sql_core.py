@@ -1,0 +1,235 @@
+"""The SQL both backends run, written once over a small dialect.
+
+A backend supplies a `Dialect` (placeholders, how a time, a flag and stored JSON are
+passed, the few functions that are spelled differently) and four hooks: a write
+transaction, a read, how a record row becomes a `Record`, and its record columns.
+Everything written on top of those (the history log, the change feed, id counters, and
+the parts of the store that run the same statements, such as `store/sql_facts.py`)
+lives here once. What really differs stays in the backend: schema, full-text and
+vector search, job claiming, locks, connections.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import lru_cache
+from typing import Any
+
+from pagemem.models import Record, Scope
+from pagemem.store.announce import Announcer
+from pagemem.store.base import CHANGES_KEPT, Collection
+
+__all__ = ["POSTGRES", "SQLITE", "Dialect", "SQLCore"]
+
+SCOPE_SQL = "tenant_id = ? AND user_id = ? AND agent_id = ?"
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """How one database spells what the shared statements need."""
+
+    name: str
+    pyformat: bool  # placeholders are %s (psycopg), not ? (sqlite3)
+    greatest: str  # the larger of two values: max() in SQLite, greatest() in PostgreSQL
+    false: str  # a false flag as a literal
+    time_param: str  # a time parameter whose type must be known even when NULL
+    lock_row: str  # appended to a SELECT that reads a row it is about to update
+    binary: str  # appended to ORDER BY for byte order, whatever the database's locale
+
+    def sql(self, text: str) -> str:
+        """A shared statement (written with ? placeholders) in this dialect."""
+        return _pyformat(text) if self.pyformat else text
+
+    def time(self, value: datetime) -> Any:
+        if value.tzinfo is None:
+            raise ValueError("timestamps given to the store must be timezone-aware")
+        if self.pyformat:
+            return value
+        # fixed width ("0999-...", always microseconds): text order is time order
+        return value.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+    def time_out(self, stored: Any) -> datetime:
+        """A stored time as a datetime (SQLite keeps ISO text)."""
+        return datetime.fromisoformat(stored) if isinstance(stored, str) else stored
+
+    def json_list(self, stored: Any) -> list[Any]:
+        """A stored JSON array as a list."""
+        return list(json.loads(stored) if isinstance(stored, str) else stored)
+
+    def flag(self, value: bool) -> Any:
+        return value if self.pyformat else int(value)
+
+    def json_value(self, stored: Any) -> dict[str, Any]:
+        """A stored JSON object as a dict (SQLite keeps text, PostgreSQL jsonb)."""
+        value = json.loads(stored) if isinstance(stored, str) else stored
+        return dict(value)
+
+    def among(self, column: str, values: Sequence[str]) -> tuple[str, list[Any]]:
+        """`column` is one of `values`: the condition and its parameters."""
+        if self.pyformat:
+            return f"{column} = ANY(?)", [list(values)]
+        return f"{column} IN ({', '.join('?' * len(values))})", list(values)
+
+
+SQLITE = Dialect("sqlite", False, "max", "0", "?", "", "")
+POSTGRES = Dialect(
+    "postgres", True, "greatest", "false", "CAST(? AS timestamptz)", " FOR UPDATE", ' COLLATE "C"'
+)
+
+
+@lru_cache(maxsize=512)
+def _pyformat(text: str) -> str:
+    return text.replace("%", "%%").replace("?", "%s")
+
+
+def key(scope: Scope) -> tuple[str, str, str]:
+    return (scope.tenant, scope.user, scope.agent or "")
+
+
+def scoped(alias: str) -> str:
+    return f"{alias}.tenant_id = ? AND {alias}.user_id = ? AND {alias}.agent_id = ?"
+
+
+class SQLCore:
+    """What both SQL stores run the same way; each backend sets the dialect and hooks."""
+
+    dialect: Dialect
+    announcer: Announcer
+    record_columns: str  # the columns `_record_of` reads, from records aliased r
+
+    # hooks
+
+    def _transaction(self, scope: Scope | None) -> AbstractContextManager[Any]:
+        """One write transaction (scope None: admin work across scopes)."""
+        raise NotImplementedError
+
+    def _rows(self, scope: Scope | None, sql: str, params: Sequence[Any]) -> list[Any]:
+        """The rows of one read, by column name."""
+        raise NotImplementedError
+
+    def _record_of(self, row: Any) -> Record:
+        raise NotImplementedError
+
+    # shared
+
+    def _run(self, conn: Any, sql: str, params: Sequence[Any]) -> Any:
+        return conn.execute(self.dialect.sql(sql), params)
+
+    def _select(self, scope: Scope | None, sql: str, params: Sequence[Any]) -> list[Any]:
+        return self._rows(scope, self.dialect.sql(sql), params)
+
+    def _log(
+        self,
+        conn: Any,
+        scope: Scope,
+        *,
+        at: datetime,
+        op: str,
+        target: str,
+        target_id: str,
+        before: str | None,
+        after: str | None,
+        actor: str,
+    ) -> None:
+        """One history row, in the caller's transaction."""
+        self._run(
+            conn,
+            "INSERT INTO history (tenant_id, user_id, agent_id, at, op, target, target_id, "
+            "before, after, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (*key(scope), self.dialect.time(at), op, target, target_id, before, after, actor),
+        )
+
+    def _next_id(self, conn: Any, scope: Scope, counter: str, count: int = 1) -> int:
+        """Reserve `count` numbers of a per-scope counter; return the last one (the row
+        this updates orders concurrent writers of one scope)."""
+        self._run(
+            conn,
+            "INSERT INTO scopes (tenant_id, user_id, agent_id) VALUES (?, ?, ?) "
+            "ON CONFLICT DO NOTHING",
+            key(scope),
+        )
+        row = self._run(
+            conn,
+            f"UPDATE scopes SET {counter} = {counter} + ? WHERE {SCOPE_SQL} "
+            f"RETURNING {counter} AS n",
+            (count, *key(scope)),
+        ).fetchone()
+        return int(row["n"])
+
+    def _bump_revision(
+        self, conn: Any, scope: Scope, items: Sequence[str], collection: str = "records"
+    ) -> None:
+        """Move the collection's revision one step per changed item and log each step in
+        the change feed, in the caller's transaction."""
+        if not items:
+            return
+        column = "record_revision" if collection == "records" else "message_revision"
+        row = self._run(
+            conn,
+            f"UPDATE scopes SET {column} = {column} + ? WHERE {SCOPE_SQL} RETURNING {column} AS n",
+            (len(items), *key(scope)),
+        ).fetchone()
+        last = int(row["n"])
+        first = last - len(items) + 1
+        statement = self.dialect.sql(
+            "INSERT INTO changes (tenant_id, user_id, agent_id, collection, seq, item_id) "
+            "VALUES (?, ?, ?, ?, ?, ?)"
+        )
+        steps = [(*key(scope), collection, first + i, item) for i, item in enumerate(items)]
+        _execute_many(conn, statement, steps)
+        self.announcer.stage(scope, collection, items)
+        if last // CHANGES_KEPT != (first - 1) // CHANGES_KEPT:  # now and then, trim
+            self._run(
+                conn,
+                f"DELETE FROM changes WHERE {SCOPE_SQL} AND collection = ? AND seq <= ?",
+                (*key(scope), collection, last - CHANGES_KEPT),
+            )
+
+    def revision(self, scope: Scope, collection: Collection = "records") -> int:
+        column = "record_revision" if collection == "records" else "message_revision"
+        rows = self._select(
+            scope, f"SELECT {column} AS n FROM scopes WHERE {SCOPE_SQL}", key(scope)
+        )
+        return int(rows[0]["n"]) if rows else 0
+
+    def changes(
+        self, scope: Scope, collection: Collection, after: int, until: int
+    ) -> list[str] | None:
+        if until - after > CHANGES_KEPT or until < after:
+            return None
+        rows = self._select(
+            scope,
+            f"SELECT seq, item_id FROM changes WHERE {SCOPE_SQL} AND collection = ? "
+            "AND seq > ? AND seq <= ? ORDER BY seq",
+            (*key(scope), collection, after, until),
+        )
+        if [int(row["seq"]) for row in rows] != list(range(after + 1, until + 1)):
+            return None  # trimmed, or a step no row names (forget, restore): rebuild
+        return [str(row["item_id"]) for row in rows]
+
+    def get_record(self, scope: Scope, record_id: str) -> Record | None:
+        rows = self._select(
+            scope,
+            f"SELECT {self.record_columns} FROM records r WHERE {scoped('r')} AND r.id = ?",
+            (*key(scope), record_id),
+        )
+        return self._record_of(rows[0]) if rows else None
+
+
+def _execute_many(conn: Any, statement: str, rows: list[tuple[Any, ...]]) -> None:
+    """executemany on a sqlite3 connection, or through a psycopg cursor."""
+    if hasattr(conn, "executemany"):
+        conn.executemany(statement, rows)
+        return
+    with conn.cursor() as cursor:
+        cursor.executemany(statement, rows)
+
+
+def chunks(values: Sequence[str], size: int = 500) -> Iterator[Sequence[str]]:
+    """Values in groups a statement can bind."""
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
