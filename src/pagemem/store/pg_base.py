@@ -24,7 +24,7 @@ from psycopg_pool import ConnectionPool
 from pagemem.errors import InvalidInputError
 from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, ToolCall
 from pagemem.store.announce import Announcer, Announces
-from pagemem.store.base import MessageFilter, NewRecord, RecordFilter
+from pagemem.store.base import NewRecord, RecordFilter
 from pagemem.store.common import scope_of, stored, text_hash
 from pagemem.store.pg_schema import APP_ROLE, migrate
 from pagemem.store.sql_core import POSTGRES, SQLCore
@@ -143,20 +143,6 @@ def record_where(scope: Scope, where: RecordFilter) -> tuple[str, list[Any]]:
     return " AND ".join(parts), params
 
 
-def message_where(scope: Scope, where: MessageFilter) -> tuple[str, list[Any]]:
-    parts, params = [scoped("m"), "NOT m.in_context"], list[Any](key(scope))
-    if where.roles:
-        parts.append("m.role = ANY(%s)")
-        params.append(list(where.roles))
-    if where.start is not None:
-        parts.append("m.created_at >= %s")
-        params.append(aware(where.start))
-    if where.end is not None:
-        parts.append("m.created_at < %s")
-        params.append(aware(where.end))
-    return " AND ".join(parts), params
-
-
 def vector_param(blob: bytes) -> np.ndarray[Any, np.dtype[np.float32]]:
     return np.frombuffer(blob, dtype=np.float32)
 
@@ -175,6 +161,11 @@ class PostgresBase(SQLCore, Announces):
 
     def _record_of(self, row: Any) -> Record:
         return record_of(row)
+
+    message_columns = MESSAGE_COLUMNS
+
+    def _message_of(self, row: Any) -> Message:
+        return message_of(row)
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 16) -> None:
         self.url = url

@@ -10,12 +10,11 @@ every scoped table.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 import numpy as np
 
-from pagemem.models import HistoryEntry, Message, Record, Role, Scope, ToolCall
+from pagemem.models import Message, Record, Scope
 from pagemem.store.base import (
     Collection,
     IndexRow,
@@ -23,16 +22,14 @@ from pagemem.store.base import (
     NewRecord,
     RecordFilter,
 )
-from pagemem.store.common import calls_json, origin_of_role, text_hash
+from pagemem.store.common import origin_of_role, text_hash
 from pagemem.store.pg_admin import AdminMixin
 from pagemem.store.pg_base import (
     MESSAGE_COLUMNS,
     RECORD_COLUMNS,
     SCOPE_SQL,
-    aware,
     key,
     message_of,
-    message_where,
     record_of,
     record_where,
     scoped,
@@ -43,6 +40,7 @@ from pagemem.store.pg_jobs import JobsMixin
 from pagemem.store.pg_search import SearchMixin
 from pagemem.store.sql_blocks import BlocksMixin
 from pagemem.store.sql_facts import FactsMixin
+from pagemem.store.sql_messages import MessagesMixin
 
 __all__ = ["PostgresStore"]
 
@@ -60,7 +58,7 @@ _COLLECTIONS: dict[str, tuple[str, str, str, str, str, str]] = {
 }
 
 
-class PostgresStore(SearchMixin, FactsMixin, BlocksMixin, AdminMixin, JobsMixin):
+class PostgresStore(SearchMixin, FactsMixin, MessagesMixin, BlocksMixin, AdminMixin, JobsMixin):
     """A Store on a PostgreSQL database with the pgvector extension."""
 
     # archival records
@@ -199,165 +197,20 @@ class PostgresStore(SearchMixin, FactsMixin, BlocksMixin, AdminMixin, JobsMixin)
 
     # messages
 
-    def append_message(
-        self,
-        scope: Scope,
-        *,
-        role: Role,
-        content: str,
-        created_at: datetime,
-        name: str | None = None,
-        tool_call_id: str | None = None,
-        extract: bool = False,
-        tool_calls: Sequence[ToolCall] = (),
-    ) -> Message:
-        with self._tx(scope.tenant) as conn:
-            seq = self._next_id(conn, scope, "next_message")
-            message_id = f"m{seq}"
-            conn.execute(
-                "INSERT INTO messages (tenant_id, user_id, agent_id, id, seq, role, content, "
-                "text_hash, name, tool_call_id, created_at, extract_pending, tool_calls) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                (
-                    *key(scope),
-                    message_id,
-                    seq,
-                    role,
-                    content,
-                    text_hash(content),
-                    name,
-                    tool_call_id,
-                    aware(created_at),
-                    extract,
-                    calls_json(tool_calls),
-                ),
-            )
-        return Message(
-            id=message_id,
-            role=role,
-            content=content,
-            created_at=created_at,
-            seq=seq,
-            name=name,
-            tool_call_id=tool_call_id,
-            tool_calls=tuple(tool_calls),
-        )
-
-    def context_messages(self, scope: Scope) -> list[Message]:
-        rows = self._read(
-            scope,
-            f"SELECT {MESSAGE_COLUMNS} FROM messages m "
-            f"WHERE {scoped('m')} AND m.in_context ORDER BY m.seq",
-            key(scope),
-        )
-        return [message_of(row) for row in rows]
-
-    def evict_messages(
-        self, scope: Scope, message_ids: Sequence[str], *, at: datetime
-    ) -> list[Message]:
-        with self._tx(scope.tenant) as conn:
-            rows = conn.execute(
-                "UPDATE messages m SET in_context = false, evicted_at = %s "
-                f"WHERE {scoped('m')} AND m.id = ANY(%s) AND m.in_context "
-                f"RETURNING {MESSAGE_COLUMNS}",
-                (aware(at), *key(scope), list(message_ids)),
-            ).fetchall()
-            self._bump_revision(conn, scope, [row["id"] for row in rows], "recall")
-        order = {message_id: n for n, message_id in enumerate(message_ids)}
-        return sorted((message_of(row) for row in rows), key=lambda m: order[m.id])
-
-    def get_messages(self, scope: Scope, message_ids: Sequence[str]) -> list[Message]:
-        rows = self._read(
-            scope,
-            f"SELECT {MESSAGE_COLUMNS} FROM messages m WHERE {scoped('m')} AND m.id = ANY(%s)",
-            (*key(scope), list(message_ids)),
-        )
-        return [message_of(row) for row in rows]
-
-    def filter_message_ids(self, scope: Scope, where: MessageFilter) -> set[str]:
-        clause, params = message_where(scope, where)
-        return {
-            row["id"]
-            for row in self._read(scope, f"SELECT m.id FROM messages m WHERE {clause}", params)
-        }
-
     def search_messages(
         self, scope: Scope, terms: Sequence[str], where: MessageFilter, *, limit: int
     ) -> list[Message]:
         query = tsquery(terms)
         if not query:
             return []
-        clause, params = message_where(scope, where)
-        rows = self._read(
+        clause, params = self._message_where(scope, where)
+        rows = self._select(
             scope,
             f"SELECT {MESSAGE_COLUMNS} FROM messages m "
-            f"WHERE m.tsv @@ to_tsquery('english', %s) AND {clause} ORDER BY m.seq DESC LIMIT %s",
+            f"WHERE m.tsv @@ to_tsquery('english', ?) AND {clause} ORDER BY m.seq DESC LIMIT ?",
             (query, *params, limit),
         )
         return [message_of(row) for row in rows]
-
-    def count_messages(self, scope: Scope, *, in_context: bool | None = None) -> int:
-        sql = f"SELECT count(*) AS n FROM messages m WHERE {scoped('m')}"
-        params: list[Any] = list(key(scope))
-        if in_context is not None:
-            sql += " AND m.in_context = %s"
-            params.append(in_context)
-        return int(self._read(scope, sql, params)[0]["n"])
-
-    # summary
-
-    # blocks
-
-    # history
-
-    def history(
-        self, scope: Scope, *, target_id: str | None = None, limit: int = 1000
-    ) -> list[HistoryEntry]:
-        sql = f"SELECT * FROM history WHERE {SCOPE_SQL}"
-        params: list[Any] = list(key(scope))
-        if target_id is not None:
-            sql += " AND target_id = %s"
-            params.append(target_id)
-        rows = self._read(scope, sql + " ORDER BY seq LIMIT %s", (*params, limit))
-        return [
-            HistoryEntry(
-                seq=row["seq"],
-                at=row["at"],
-                op=row["op"],
-                target=row["target"],
-                target_id=row["target_id"],
-                before=row["before"],
-                after=row["after"],
-                actor=row["actor"],
-            )
-            for row in rows
-        ]
-
-    def delete_messages(
-        self, scope: Scope, message_ids: Sequence[str], *, actor: str, at: datetime
-    ) -> int:
-        with self._tx(scope.tenant) as conn:
-            rows = conn.execute(
-                f"DELETE FROM messages WHERE {SCOPE_SQL} AND id = ANY(%s) RETURNING id, in_context",
-                (*key(scope), list(dict.fromkeys(message_ids))),
-            ).fetchall()
-            # evicted ones were in recall: recall's indexes follow
-            self._bump_revision(
-                conn, scope, [r["id"] for r in rows if not r["in_context"]], "recall"
-            )
-            for row in rows:
-                self._log(
-                    conn,
-                    scope,
-                    at=at,
-                    op="delete",
-                    target="message",
-                    target_id=row["id"],
-                    before=None,
-                    after=None,
-                    actor=actor,
-                )
-        return len(rows)
 
 
 def _blob(vector: Any) -> bytes:

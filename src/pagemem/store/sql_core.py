@@ -1,8 +1,10 @@
 """The SQL both backends run, written once over a small dialect.
 
 A backend supplies a `Dialect` (placeholders, how a time, a flag and stored JSON are
-passed, the few functions that are spelled differently) and four hooks: a write
-transaction, a read, how a record row becomes a `Record`, and its record columns.
+passed, the few functions that are spelled differently) and its hooks: a write
+transaction, a read, and how a record or message row becomes a `Record` or `Message`
+(with the columns it reads). Hooks are defined here, last in the method order, so a
+backend's own definitions win over these.
 Everything written on top of those (the history log, the change feed, id counters, and
 the parts of the store that run the same statements, such as `store/sql_facts.py`)
 lives here once. What really differs stays in the backend: schema, full-text and
@@ -19,7 +21,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
-from pagemem.models import Record, Scope
+from pagemem.models import Message, Record, Scope
 from pagemem.store.announce import Announcer
 from pagemem.store.base import CHANGES_KEPT, Collection
 
@@ -36,6 +38,7 @@ class Dialect:
     pyformat: bool  # placeholders are %s (psycopg), not ? (sqlite3)
     greatest: str  # the larger of two values: max() in SQLite, greatest() in PostgreSQL
     false: str  # a false flag as a literal
+    true: str
     time_param: str  # a time parameter whose type must be known even when NULL
     lock_row: str  # appended to a SELECT that reads a row it is about to update
     binary: str  # appended to ORDER BY for byte order, whatever the database's locale
@@ -75,9 +78,16 @@ class Dialect:
         return f"{column} IN ({', '.join('?' * len(values))})", list(values)
 
 
-SQLITE = Dialect("sqlite", False, "max", "0", "?", "", "")
+SQLITE = Dialect("sqlite", False, "max", "0", "1", "?", "", "")
 POSTGRES = Dialect(
-    "postgres", True, "greatest", "false", "CAST(? AS timestamptz)", " FOR UPDATE", ' COLLATE "C"'
+    "postgres",
+    True,
+    "greatest",
+    "false",
+    "true",
+    "CAST(? AS timestamptz)",
+    " FOR UPDATE",
+    ' COLLATE "C"',
 )
 
 
@@ -100,6 +110,7 @@ class SQLCore:
     dialect: Dialect
     announcer: Announcer
     record_columns: str  # the columns `_record_of` reads, from records aliased r
+    message_columns: str  # the columns `_message_of` reads, from messages aliased m
 
     # hooks
 
@@ -112,6 +123,9 @@ class SQLCore:
         raise NotImplementedError
 
     def _record_of(self, row: Any) -> Record:
+        raise NotImplementedError
+
+    def _message_of(self, row: Any) -> Message:
         raise NotImplementedError
 
     # shared

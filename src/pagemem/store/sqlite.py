@@ -11,10 +11,8 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from datetime import datetime
-from typing import Any, cast
 
-from pagemem.models import HistoryEntry, Message, Record, Role, Scope, ToolCall
+from pagemem.models import Message, Record, Scope
 from pagemem.store.base import (
     Collection,
     IndexRow,
@@ -22,10 +20,11 @@ from pagemem.store.base import (
     NewRecord,
     RecordFilter,
 )
-from pagemem.store.common import calls_json, origin_of_role
+from pagemem.store.common import origin_of_role
 from pagemem.store.common import text_hash as _text_hash
 from pagemem.store.sql_blocks import BlocksMixin
 from pagemem.store.sql_facts import FactsMixin
+from pagemem.store.sql_messages import MessagesMixin
 from pagemem.store.sqlite_admin import AdminMixin
 from pagemem.store.sqlite_base import SQLiteBase
 from pagemem.store.sqlite_cache import IndexCacheMixin
@@ -36,21 +35,20 @@ from pagemem.store.sqlite_rows import (
     _MESSAGE_COLUMNS,
     _RECORD_COLUMNS,
     _SCOPE_SQL,
-    _dt,
     _key,
     _message,
-    _message_where,
     _record,
     _record_where,
     _scoped,
-    _ts,
     match_expression,
 )
 
 __all__ = ["SQLiteStore"]
 
 
-class SQLiteStore(FactsMixin, BlocksMixin, AdminMixin, JobsMixin, IndexCacheMixin, SQLiteBase):
+class SQLiteStore(
+    FactsMixin, MessagesMixin, BlocksMixin, AdminMixin, JobsMixin, IndexCacheMixin, SQLiteBase
+):
     """A Store on one SQLite file (or ':memory:')."""
 
     # archival records
@@ -190,90 +188,13 @@ class SQLiteStore(FactsMixin, BlocksMixin, AdminMixin, JobsMixin, IndexCacheMixi
 
     # messages
 
-    def append_message(
-        self,
-        scope: Scope,
-        *,
-        role: Role,
-        content: str,
-        created_at: datetime,
-        name: str | None = None,
-        tool_call_id: str | None = None,
-        extract: bool = False,
-        tool_calls: Sequence[ToolCall] = (),
-    ) -> Message:
-        with self._write() as conn:
-            seq = self._next_id(conn, scope, "next_message")
-            message_id = f"m{seq}"
-            conn.execute(
-                "INSERT INTO messages (tenant_id, user_id, agent_id, id, seq, role, content, "
-                "text_hash, name, tool_call_id, created_at, extract_pending, tool_calls) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    *_key(scope),
-                    message_id,
-                    seq,
-                    role,
-                    content,
-                    _text_hash(content),
-                    name,
-                    tool_call_id,
-                    _ts(created_at),
-                    int(extract),
-                    calls_json(tool_calls),
-                ),
-            )
-        return Message(
-            id=message_id,
-            role=role,
-            content=content,
-            created_at=created_at,
-            seq=seq,
-            name=name,
-            tool_call_id=tool_call_id,
-            tool_calls=tuple(tool_calls),
-        )
-
-    def context_messages(self, scope: Scope) -> list[Message]:
-        rows = self._read(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages m "
-            f"WHERE {_scoped('m')} AND m.in_context = 1 ORDER BY m.seq",
-            _key(scope),
-        )
-        return [_message(row) for row in rows]
-
-    def evict_messages(
-        self, scope: Scope, message_ids: Sequence[str], *, at: datetime
-    ) -> list[Message]:
-        moved: list[Message] = []
-        with self._write() as conn:
-            for message_id in message_ids:
-                row = conn.execute(
-                    "UPDATE messages SET in_context = 0, evicted_at = ? "
-                    f"WHERE {_SCOPE_SQL} AND id = ? AND in_context = 1 "
-                    f"RETURNING {_MESSAGE_COLUMNS.replace('m.', '')}",
-                    (_ts(at), *_key(scope), message_id),
-                ).fetchone()
-                if row is not None:
-                    moved.append(_message(row))
-            self._bump_revision(conn, scope, [m.id for m in moved], "recall")
-        return moved
-
-    def get_messages(self, scope: Scope, message_ids: Sequence[str]) -> list[Message]:
-        rows = self._by_ids(f"SELECT {_MESSAGE_COLUMNS} FROM messages m", "m", scope, message_ids)
-        return [_message(row) for row in rows]
-
-    def filter_message_ids(self, scope: Scope, where: MessageFilter) -> set[str]:
-        clause, params = _message_where(scope, where)
-        return {row[0] for row in self._read(f"SELECT m.id FROM messages m WHERE {clause}", params)}
-
     def search_messages(
         self, scope: Scope, terms: Sequence[str], where: MessageFilter, *, limit: int
     ) -> list[Message]:
         expression = match_expression(terms)
         if not expression:
             return []
-        clause, params = _message_where(scope, where)
+        clause, params = self._message_where(scope, where)
         rows = self._read(
             f"SELECT {_MESSAGE_COLUMNS} FROM messages_fts "
             "JOIN messages m ON m.pk = messages_fts.rowid "
@@ -281,68 +202,3 @@ class SQLiteStore(FactsMixin, BlocksMixin, AdminMixin, JobsMixin, IndexCacheMixi
             (expression, *params, limit),
         )
         return [_message(row) for row in rows]
-
-    def count_messages(self, scope: Scope, *, in_context: bool | None = None) -> int:
-        sql = f"SELECT count(*) FROM messages m WHERE {_scoped('m')}"
-        params: list[Any] = list(_key(scope))
-        if in_context is not None:
-            sql += " AND m.in_context = ?"
-            params.append(int(in_context))
-        return int(self._read(sql, params)[0][0])
-
-    # summary
-
-    # blocks
-
-    # history
-
-    def history(
-        self, scope: Scope, *, target_id: str | None = None, limit: int = 1000
-    ) -> list[HistoryEntry]:
-        sql = f"SELECT * FROM history WHERE {_SCOPE_SQL}"
-        params: list[Any] = list(_key(scope))
-        if target_id is not None:
-            sql += " AND target_id = ?"
-            params.append(target_id)
-        rows = self._read(sql + " ORDER BY seq LIMIT ?", (*params, limit))
-        return [
-            HistoryEntry(
-                seq=row["seq"],
-                at=cast(datetime, _dt(row["at"])),
-                op=row["op"],
-                target=row["target"],
-                target_id=row["target_id"],
-                before=row["before"],
-                after=row["after"],
-                actor=row["actor"],
-            )
-            for row in rows
-        ]
-
-    def delete_messages(
-        self, scope: Scope, message_ids: Sequence[str], *, actor: str, at: datetime
-    ) -> int:
-        removed = 0
-        with self._write() as conn:
-            for message_id in message_ids:
-                row = conn.execute(
-                    f"DELETE FROM messages WHERE {_SCOPE_SQL} AND id = ? RETURNING in_context",
-                    (*_key(scope), message_id),
-                ).fetchone()
-                if row is None:
-                    continue
-                removed += 1
-                if not row[0]:  # it was in recall: recall's indexes follow
-                    self._bump_revision(conn, scope, [message_id], "recall")
-                self._log(
-                    conn,
-                    scope,
-                    at=at,
-                    op="delete",
-                    target="message",
-                    target_id=message_id,
-                    before=None,
-                    after=None,
-                    actor=actor,
-                )
-        return removed

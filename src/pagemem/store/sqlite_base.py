@@ -15,15 +15,17 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from pagemem.models import Record, Scope
+from pagemem.models import Message, Record, Scope
 from pagemem.store.announce import Announcer, Announces
 from pagemem.store.base import NewRecord
 from pagemem.store.common import stored
 from pagemem.store.schema import MIGRATIONS
 from pagemem.store.sql_core import SQLITE, SQLCore
 from pagemem.store.sqlite_rows import (
+    _MESSAGE_COLUMNS,
     _RECORD_COLUMNS,
     _key,
+    _message,
     _record,
     insert_record_row,
 )
@@ -63,6 +65,11 @@ class SQLiteBase(SQLCore, Announces):
 
     def _record_of(self, row: Any) -> Record:
         return _record(row)
+
+    message_columns = _MESSAGE_COLUMNS
+
+    def _message_of(self, row: Any) -> Message:
+        return _message(row)
 
     def _migrate(self) -> None:
         with self._lock:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, ToolCall
-from pagemem.store.base import MessageFilter, NewRecord, RecordFilter
+from pagemem.store.base import NewRecord, RecordFilter
 from pagemem.store.common import scope_of
 from pagemem.store.common import text_hash as _text_hash
 
@@ -153,20 +153,6 @@ def _record_where(scope: Scope, where: RecordFilter) -> tuple[str, list[Any]]:
     if where.quarantined is not None:
         parts.append("r.quarantined = ?")
         params.append(int(where.quarantined))
-    return " AND ".join(parts), params
-
-
-def _message_where(scope: Scope, where: MessageFilter) -> tuple[str, list[Any]]:
-    parts, params = [_scoped("m"), "m.in_context = 0"], list(_key(scope))
-    if where.roles:
-        parts.append(f"m.role IN ({', '.join('?' * len(where.roles))})")
-        params.extend(where.roles)
-    if where.start is not None:
-        parts.append("m.created_at >= ?")
-        params.append(_ts(where.start))
-    if where.end is not None:
-        parts.append("m.created_at < ?")
-        params.append(_ts(where.end))
     return " AND ".join(parts), params
 
 
