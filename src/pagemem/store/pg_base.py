@@ -27,7 +27,7 @@ from pagemem.store.announce import Announcer, Announces
 from pagemem.store.base import NewRecord, RecordFilter
 from pagemem.store.common import scope_of, stored, text_hash
 from pagemem.store.pg_schema import APP_ROLE, migrate
-from pagemem.store.sql_core import POSTGRES, SQLCore
+from pagemem.store.sql_core import Dialect, SQLCore
 
 __all__ = ["ANY_TENANT", "PostgresBase"]
 
@@ -43,6 +43,26 @@ MESSAGE_COLUMNS = (
     "m.evicted_at, m.tool_calls"
 )
 Row = dict[str, Any]
+
+POSTGRES = Dialect(
+    name="postgres",
+    pyformat=True,
+    greatest="greatest",
+    false="false",
+    true="true",
+    time_param="CAST(? AS timestamptz)",  # a NULL parameter needs its type said
+    lock_row=" FOR UPDATE",
+    binary=' COLLATE "C"',
+    find="strpos",
+    duplicate=(psycopg.errors.UniqueViolation,),
+)
+
+
+def _tenant(owner: Scope | str | None) -> str:
+    """The tenant a transaction is bound to (row-level security), ANY_TENANT for admin."""
+    if owner is None:
+        return ANY_TENANT
+    return owner if isinstance(owner, str) else owner.tenant
 
 
 def key(scope: Scope) -> tuple[str, str, str]:
@@ -153,11 +173,12 @@ class PostgresBase(SQLCore, Announces):
     dialect = POSTGRES
     record_columns = RECORD_COLUMNS
 
-    def _transaction(self, scope: Scope | None) -> AbstractContextManager[Any]:
-        return self._tx(scope.tenant if scope is not None else ANY_TENANT)
+    def _transaction(self, owner: Scope | str | None) -> AbstractContextManager[Any]:
+        return self._tx(_tenant(owner))
 
-    def _rows(self, scope: Scope | None, sql: str, params: Sequence[Any]) -> list[Any]:
-        return self._read(scope, sql, params)
+    def _rows(self, owner: Scope | str | None, sql: str, params: Sequence[Any]) -> list[Any]:
+        with self._tx(_tenant(owner)) as conn:
+            return conn.execute(sql, params).fetchall()
 
     def _record_of(self, row: Any) -> Record:
         return record_of(row)

@@ -23,7 +23,7 @@ from pagemem.store.base import (
     RecordFilter,
 )
 from pagemem.store.common import origin_of_role, text_hash
-from pagemem.store.pg_admin import AdminMixin
+from pagemem.store.pg_admin import RestoreMixin
 from pagemem.store.pg_base import (
     MESSAGE_COLUMNS,
     RECORD_COLUMNS,
@@ -38,6 +38,7 @@ from pagemem.store.pg_base import (
 )
 from pagemem.store.pg_jobs import JobsMixin
 from pagemem.store.pg_search import SearchMixin
+from pagemem.store.sql_admin import AdminMixin
 from pagemem.store.sql_blocks import BlocksMixin
 from pagemem.store.sql_facts import FactsMixin
 from pagemem.store.sql_messages import MessagesMixin
@@ -58,7 +59,9 @@ _COLLECTIONS: dict[str, tuple[str, str, str, str, str, str]] = {
 }
 
 
-class PostgresStore(SearchMixin, FactsMixin, MessagesMixin, BlocksMixin, AdminMixin, JobsMixin):
+class PostgresStore(
+    SearchMixin, FactsMixin, MessagesMixin, BlocksMixin, AdminMixin, RestoreMixin, JobsMixin
+):
     """A Store on a PostgreSQL database with the pgvector extension."""
 
     # archival records

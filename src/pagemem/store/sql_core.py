@@ -14,7 +14,7 @@ vector search, job claiming, locks, connections.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -25,7 +25,7 @@ from pagemem.models import Message, Record, Scope
 from pagemem.store.announce import Announcer
 from pagemem.store.base import CHANGES_KEPT, Collection
 
-__all__ = ["POSTGRES", "SQLITE", "Dialect", "SQLCore"]
+__all__ = ["Dialect", "SQLCore"]
 
 SCOPE_SQL = "tenant_id = ? AND user_id = ? AND agent_id = ?"
 
@@ -42,6 +42,8 @@ class Dialect:
     time_param: str  # a time parameter whose type must be known even when NULL
     lock_row: str  # appended to a SELECT that reads a row it is about to update
     binary: str  # appended to ORDER BY for byte order, whatever the database's locale
+    find: str  # where a substring starts in a string (0: absent): instr(), strpos()
+    duplicate: tuple[type[Exception], ...]  # what a unique key's violation raises
 
     def sql(self, text: str) -> str:
         """A shared statement (written with ? placeholders) in this dialect."""
@@ -58,6 +60,9 @@ class Dialect:
     def time_out(self, stored: Any) -> datetime:
         """A stored time as a datetime (SQLite keeps ISO text)."""
         return datetime.fromisoformat(stored) if isinstance(stored, str) else stored
+
+    def maybe_time_out(self, stored: Any) -> datetime | None:
+        return None if stored is None else self.time_out(stored)
 
     def json_list(self, stored: Any) -> list[Any]:
         """A stored JSON array as a list."""
@@ -76,19 +81,6 @@ class Dialect:
         if self.pyformat:
             return f"{column} = ANY(?)", [list(values)]
         return f"{column} IN ({', '.join('?' * len(values))})", list(values)
-
-
-SQLITE = Dialect("sqlite", False, "max", "0", "1", "?", "", "")
-POSTGRES = Dialect(
-    "postgres",
-    True,
-    "greatest",
-    "false",
-    "true",
-    "CAST(? AS timestamptz)",
-    " FOR UPDATE",
-    ' COLLATE "C"',
-)
 
 
 @lru_cache(maxsize=512)
@@ -114,11 +106,15 @@ class SQLCore:
 
     # hooks
 
-    def _transaction(self, scope: Scope | None) -> AbstractContextManager[Any]:
-        """One write transaction (scope None: admin work across scopes)."""
+    # told after a commit that a scope's collections changed past what the feed lists
+    # (Announces provides it; declared, not defined, so it stays Announces')
+    _changed_whole: Callable[[Scope], None]
+
+    def _transaction(self, owner: Scope | str | None) -> AbstractContextManager[Any]:
+        """One write transaction for a scope or a tenant (None: admin work across them)."""
         raise NotImplementedError
 
-    def _rows(self, scope: Scope | None, sql: str, params: Sequence[Any]) -> list[Any]:
+    def _rows(self, owner: Scope | str | None, sql: str, params: Sequence[Any]) -> list[Any]:
         """The rows of one read, by column name."""
         raise NotImplementedError
 
@@ -133,8 +129,8 @@ class SQLCore:
     def _run(self, conn: Any, sql: str, params: Sequence[Any]) -> Any:
         return conn.execute(self.dialect.sql(sql), params)
 
-    def _select(self, scope: Scope | None, sql: str, params: Sequence[Any]) -> list[Any]:
-        return self._rows(scope, self.dialect.sql(sql), params)
+    def _select(self, owner: Scope | str | None, sql: str, params: Sequence[Any]) -> list[Any]:
+        return self._rows(owner, self.dialect.sql(sql), params)
 
     def _log(
         self,

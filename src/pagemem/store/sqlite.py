@@ -22,10 +22,11 @@ from pagemem.store.base import (
 )
 from pagemem.store.common import origin_of_role
 from pagemem.store.common import text_hash as _text_hash
+from pagemem.store.sql_admin import AdminMixin
 from pagemem.store.sql_blocks import BlocksMixin
 from pagemem.store.sql_facts import FactsMixin
 from pagemem.store.sql_messages import MessagesMixin
-from pagemem.store.sqlite_admin import AdminMixin
+from pagemem.store.sqlite_admin import RestoreMixin
 from pagemem.store.sqlite_base import SQLiteBase
 from pagemem.store.sqlite_cache import IndexCacheMixin
 from pagemem.store.sqlite_jobs import JobsMixin
@@ -47,7 +48,14 @@ __all__ = ["SQLiteStore"]
 
 
 class SQLiteStore(
-    FactsMixin, MessagesMixin, BlocksMixin, AdminMixin, JobsMixin, IndexCacheMixin, SQLiteBase
+    FactsMixin,
+    MessagesMixin,
+    BlocksMixin,
+    AdminMixin,
+    RestoreMixin,
+    JobsMixin,
+    IndexCacheMixin,
+    SQLiteBase,
 ):
     """A Store on one SQLite file (or ':memory:')."""
 

@@ -20,7 +20,7 @@ from pagemem.store.announce import Announcer, Announces
 from pagemem.store.base import NewRecord
 from pagemem.store.common import stored
 from pagemem.store.schema import MIGRATIONS
-from pagemem.store.sql_core import SQLITE, SQLCore
+from pagemem.store.sql_core import Dialect, SQLCore
 from pagemem.store.sqlite_rows import (
     _MESSAGE_COLUMNS,
     _RECORD_COLUMNS,
@@ -30,7 +30,20 @@ from pagemem.store.sqlite_rows import (
     insert_record_row,
 )
 
-__all__ = ["SQLiteBase"]
+__all__ = ["SQLITE", "SQLiteBase"]
+
+SQLITE = Dialect(
+    name="sqlite",
+    pyformat=False,
+    greatest="max",
+    false="0",
+    true="1",
+    time_param="?",
+    lock_row="",  # a write transaction holds the whole file
+    binary="",  # text compares by bytes unless told otherwise
+    find="instr",
+    duplicate=(sqlite3.IntegrityError,),
+)
 
 
 class SQLiteBase(SQLCore, Announces):
@@ -57,10 +70,10 @@ class SQLiteBase(SQLCore, Announces):
     dialect = SQLITE
     record_columns = _RECORD_COLUMNS
 
-    def _transaction(self, scope: Scope | None) -> AbstractContextManager[sqlite3.Connection]:
+    def _transaction(self, owner: Scope | str | None) -> AbstractContextManager[sqlite3.Connection]:
         return self._write()
 
-    def _rows(self, scope: Scope | None, sql: str, params: Sequence[Any]) -> list[Any]:
+    def _rows(self, owner: Scope | str | None, sql: str, params: Sequence[Any]) -> list[Any]:
         return self._read(sql, params)
 
     def _record_of(self, row: Any) -> Record:
