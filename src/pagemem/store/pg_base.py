@@ -24,7 +24,7 @@ from psycopg_pool import ConnectionPool
 from pagemem.errors import InvalidInputError
 from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, ToolCall
 from pagemem.store.announce import Announcer, Announces
-from pagemem.store.base import NewRecord, RecordFilter
+from pagemem.store.base import NewRecord
 from pagemem.store.common import scope_of, stored, text_hash
 from pagemem.store.pg_schema import APP_ROLE, migrate
 from pagemem.store.sql_core import Dialect, SQLCore
@@ -138,31 +138,6 @@ def block_of(row: Row) -> Block:
     )
 
 
-def record_where(scope: Scope, where: RecordFilter) -> tuple[str, list[Any]]:
-    parts = [scoped("r")]
-    params: list[Any] = list(key(scope))
-    for column, values in (("kind", where.kinds), ("origin", where.origins)):
-        if values:
-            parts.append(f"r.{column} = ANY(%s)")
-            params.append(list(values))
-    if where.tags:
-        parts.append("r.tags && %s::text[]")
-        params.append(list(where.tags))
-    if where.source is not None:
-        parts.append("r.source = %s")
-        params.append(where.source)
-    if where.start is not None:
-        parts.append("r.created_at >= %s")
-        params.append(aware(where.start))
-    if where.end is not None:
-        parts.append("r.created_at < %s")
-        params.append(aware(where.end))
-    if where.quarantined is not None:
-        parts.append("r.quarantined = %s")
-        params.append(where.quarantined)
-    return " AND ".join(parts), params
-
-
 def vector_param(blob: bytes) -> np.ndarray[Any, np.dtype[np.float32]]:
     return np.frombuffer(blob, dtype=np.float32)
 
@@ -187,6 +162,10 @@ class PostgresBase(SQLCore, Announces):
 
     def _message_of(self, row: Any) -> Message:
         return message_of(row)
+
+    def _tagged(self, tags: Sequence[str]) -> tuple[str, list[Any]]:
+        """Notes carrying any of these tags (an array column)."""
+        return "r.tags && CAST(? AS text[])", [list(tags)]
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 16) -> None:
         self.url = url

@@ -20,18 +20,14 @@ from pagemem.store.base import (
     IndexRow,
     MessageFilter,
     NewRecord,
-    RecordFilter,
 )
 from pagemem.store.common import origin_of_role, text_hash
 from pagemem.store.pg_admin import RestoreMixin
 from pagemem.store.pg_base import (
     MESSAGE_COLUMNS,
-    RECORD_COLUMNS,
     SCOPE_SQL,
     key,
     message_of,
-    record_of,
-    record_where,
     scoped,
     tsquery,
     vector_param,
@@ -42,6 +38,7 @@ from pagemem.store.sql_admin import AdminMixin
 from pagemem.store.sql_blocks import BlocksMixin
 from pagemem.store.sql_facts import FactsMixin
 from pagemem.store.sql_messages import MessagesMixin
+from pagemem.store.sql_records import RecordsMixin
 
 __all__ = ["PostgresStore"]
 
@@ -60,7 +57,14 @@ _COLLECTIONS: dict[str, tuple[str, str, str, str, str, str]] = {
 
 
 class PostgresStore(
-    SearchMixin, FactsMixin, MessagesMixin, BlocksMixin, AdminMixin, RestoreMixin, JobsMixin
+    SearchMixin,
+    RecordsMixin,
+    FactsMixin,
+    MessagesMixin,
+    BlocksMixin,
+    AdminMixin,
+    RestoreMixin,
+    JobsMixin,
 ):
     """A Store on a PostgreSQL database with the pgvector extension."""
 
@@ -76,14 +80,6 @@ class PostgresStore(
             return []
         with self._tx(scope.tenant) as conn:
             return self._insert_records_in(conn, scope, records, actor=actor)
-
-    def get_records(self, scope: Scope, record_ids: Sequence[str]) -> list[Record]:
-        rows = self._read(
-            scope,
-            f"SELECT {RECORD_COLUMNS} FROM records r WHERE {scoped('r')} AND r.id = ANY(%s)",
-            (*key(scope), list(record_ids)),
-        )
-        return [record_of(row) for row in rows]
 
     def index_rows(
         self,
@@ -136,13 +132,6 @@ class PostgresStore(
             for row in rows
         ]
 
-    def filter_record_ids(self, scope: Scope, where: RecordFilter) -> set[str]:
-        clause, params = record_where(scope, where)
-        return {
-            row["id"]
-            for row in self._read(scope, f"SELECT r.id FROM records r WHERE {clause}", params)
-        }
-
     def find_vectors(
         self,
         scope: Scope,
@@ -179,24 +168,6 @@ class PostgresStore(
                 f"ON CONFLICT ({fk}, model_id) DO UPDATE SET embedding = excluded.embedding",
                 [(model_id, vector_param(blob), *key(scope), item) for item, blob in vectors],
             )
-
-    def list_records(
-        self, scope: Scope, where: RecordFilter, *, limit: int, offset: int
-    ) -> list[Record]:
-        clause, params = record_where(scope, where)
-        rows = self._read(
-            scope,
-            f"SELECT {RECORD_COLUMNS} FROM records r WHERE {clause} "
-            "ORDER BY r.pk LIMIT %s OFFSET %s",
-            (*params, limit, offset),
-        )
-        return [record_of(row) for row in rows]
-
-    def count_records(self, scope: Scope, where: RecordFilter) -> int:
-        clause, params = record_where(scope, where)
-        return int(
-            self._read(scope, f"SELECT count(*) AS n FROM records r WHERE {clause}", params)[0]["n"]
-        )
 
     # messages
 

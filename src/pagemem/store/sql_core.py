@@ -124,6 +124,10 @@ class SQLCore:
     def _message_of(self, row: Any) -> Message:
         raise NotImplementedError
 
+    def _tagged(self, tags: Sequence[str]) -> tuple[str, list[Any]]:
+        """A condition on records aliased r: carries any of these tags."""
+        raise NotImplementedError
+
     # shared
 
     def _run(self, conn: Any, sql: str, params: Sequence[Any]) -> Any:

@@ -9,7 +9,6 @@ on all three.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 
 from pagemem.models import Message, Record, Scope
@@ -18,7 +17,6 @@ from pagemem.store.base import (
     IndexRow,
     MessageFilter,
     NewRecord,
-    RecordFilter,
 )
 from pagemem.store.common import origin_of_role
 from pagemem.store.common import text_hash as _text_hash
@@ -26,6 +24,7 @@ from pagemem.store.sql_admin import AdminMixin
 from pagemem.store.sql_blocks import BlocksMixin
 from pagemem.store.sql_facts import FactsMixin
 from pagemem.store.sql_messages import MessagesMixin
+from pagemem.store.sql_records import RecordsMixin
 from pagemem.store.sqlite_admin import RestoreMixin
 from pagemem.store.sqlite_base import SQLiteBase
 from pagemem.store.sqlite_cache import IndexCacheMixin
@@ -34,12 +33,9 @@ from pagemem.store.sqlite_rows import (
     _COLLECTIONS,
     _EPOCH,
     _MESSAGE_COLUMNS,
-    _RECORD_COLUMNS,
     _SCOPE_SQL,
     _key,
     _message,
-    _record,
-    _record_where,
     _scoped,
     match_expression,
 )
@@ -48,6 +44,7 @@ __all__ = ["SQLiteStore"]
 
 
 class SQLiteStore(
+    RecordsMixin,
     FactsMixin,
     MessagesMixin,
     BlocksMixin,
@@ -71,24 +68,6 @@ class SQLiteStore(
             return []
         with self._write() as conn:
             return self._insert_records_in(conn, scope, records, actor=actor)
-
-    def get_records(self, scope: Scope, record_ids: Sequence[str]) -> list[Record]:
-        rows = self._by_ids(f"SELECT {_RECORD_COLUMNS} FROM records r", "r", scope, record_ids)
-        return [_record(row) for row in rows]
-
-    def _by_ids(
-        self, select: str, alias: str, scope: Scope, ids: Sequence[str]
-    ) -> list[sqlite3.Row]:
-        """Rows of the scope whose id is in `ids`, asked in chunks SQLite can bind."""
-        rows: list[sqlite3.Row] = []
-        for start in range(0, len(ids), 500):
-            chunk = list(ids[start : start + 500])
-            rows += self._read(
-                f"{select} WHERE {_scoped(alias)} "
-                f"AND {alias}.id IN ({', '.join('?' * len(chunk))})",
-                (*_key(scope), *chunk),
-            )
-        return rows
 
     def index_rows(
         self,
@@ -136,10 +115,6 @@ class SQLiteStore(
             for row in rows
         ]
 
-    def filter_record_ids(self, scope: Scope, where: RecordFilter) -> set[str]:
-        clause, params = _record_where(scope, where)
-        return {row[0] for row in self._read(f"SELECT r.id FROM records r WHERE {clause}", params)}
-
     def find_vectors(
         self,
         scope: Scope,
@@ -178,21 +153,6 @@ class SQLiteStore(
                 f"SELECT pk, ?, ? FROM {table} WHERE {_SCOPE_SQL} AND id = ?",
                 [(model_id, blob, *_key(scope), item_id) for item_id, blob in vectors],
             )
-
-    def list_records(
-        self, scope: Scope, where: RecordFilter, *, limit: int, offset: int
-    ) -> list[Record]:
-        clause, params = _record_where(scope, where)
-        rows = self._read(
-            f"SELECT {_RECORD_COLUMNS} FROM records r WHERE {clause} "
-            "ORDER BY r.pk LIMIT ? OFFSET ?",
-            (*params, limit, offset),
-        )
-        return [_record(row) for row in rows]
-
-    def count_records(self, scope: Scope, where: RecordFilter) -> int:
-        clause, params = _record_where(scope, where)
-        return int(self._read(f"SELECT count(*) FROM records r WHERE {clause}", params)[0][0])
 
     # messages
 

@@ -84,6 +84,11 @@ class SQLiteBase(SQLCore, Announces):
     def _message_of(self, row: Any) -> Message:
         return _message(row)
 
+    def _tagged(self, tags: Sequence[str]) -> tuple[str, list[Any]]:
+        """Notes carrying any of these tags (a table beside the records)."""
+        among, values = self.dialect.among("tag", tags)
+        return f"r.pk IN (SELECT record_pk FROM record_tags WHERE {among})", values
+
     def _migrate(self) -> None:
         with self._lock:
             version = self._conn.execute("PRAGMA user_version").fetchone()[0]

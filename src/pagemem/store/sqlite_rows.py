@@ -6,10 +6,10 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import cast
 
 from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, ToolCall
-from pagemem.store.base import NewRecord, RecordFilter
+from pagemem.store.base import NewRecord
 from pagemem.store.common import scope_of
 from pagemem.store.common import text_hash as _text_hash
 
@@ -126,34 +126,6 @@ def _block(row: sqlite3.Row) -> Block:
 
 def _scoped(alias: str) -> str:
     return f"{alias}.tenant_id = ? AND {alias}.user_id = ? AND {alias}.agent_id = ?"
-
-
-def _record_where(scope: Scope, where: RecordFilter) -> tuple[str, list[Any]]:
-    parts = [_scoped("r")]
-    params: list[Any] = list(_key(scope))
-    for column, values in (("kind", where.kinds), ("origin", where.origins)):
-        if values:
-            parts.append(f"r.{column} IN ({', '.join('?' * len(values))})")
-            params.extend(values)
-    if where.tags:
-        parts.append(
-            "r.pk IN (SELECT record_pk FROM record_tags "
-            f"WHERE tag IN ({', '.join('?' * len(where.tags))}))"
-        )
-        params.extend(where.tags)
-    if where.source is not None:
-        parts.append("r.source = ?")
-        params.append(where.source)
-    if where.start is not None:
-        parts.append("r.created_at >= ?")
-        params.append(_ts(where.start))
-    if where.end is not None:
-        parts.append("r.created_at < ?")
-        params.append(_ts(where.end))
-    if where.quarantined is not None:
-        parts.append("r.quarantined = ?")
-        params.append(int(where.quarantined))
-    return " AND ".join(parts), params
 
 
 def insert_record_row(
