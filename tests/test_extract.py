@@ -137,6 +137,23 @@ def test_a_crashed_worker_leaves_the_job_to_be_retried_whole(mem: Memory) -> Non
     assert me.archive.count() == 2
 
 
+def test_a_worker_whose_lease_was_taken_cannot_finish_or_fail_the_job(mem: Memory) -> None:
+    """The job was claimed again (and is still running there): the first worker's late
+    finish or fail changes nothing, on both backends."""
+    me = mem.scope("acme", "priya")
+    me.extract([me.recall.append("user", "I work at Acme.")])
+    first = mem.store.claim(["extract"], at=mem.now(), lease_seconds=0.01)
+    assert first is not None
+    time.sleep(0.05)
+    second = mem.store.claim(["extract"], at=mem.now(), lease_seconds=60)
+    assert second is not None
+    assert (second.id, second.attempts) == (first.id, first.attempts + 1)
+    assert mem.store.finish(first, records=[], actor="x", at=mem.now()) == []
+    mem.store.fail(first, "late", at=mem.now(), retry_after=None)
+    (job,) = [j for j in mem.store.jobs() if j.id == first.id]
+    assert (job.status, job.attempts, job.error) == ("running", 2, None)
+
+
 def test_a_failing_extractor_is_retried_then_given_up(db_target: str) -> None:
     clock = {"now": T}
 

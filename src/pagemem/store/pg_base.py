@@ -270,22 +270,6 @@ class PostgresBase(SQLCore, Announces):
         self._bump_revision(conn, scope, [i for i, r in pairs if not r.quarantined])
         return [stored(record_id, scope, r) for record_id, r in pairs]
 
-    def _enqueue(
-        self,
-        conn: psycopg.Connection[Row],
-        scope: Scope,
-        kind: str,
-        payload: dict[str, Any],
-        at: datetime,
-    ) -> int:
-        row = conn.execute(
-            "INSERT INTO jobs (tenant_id, user_id, agent_id, kind, payload, run_after, "
-            "created_at) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
-            (*key(scope), kind, json.dumps(payload), aware(at), at),
-        ).fetchone()
-        assert row is not None
-        return int(row["id"])
-
     def close(self) -> None:
         self._pool.close()
 

@@ -32,7 +32,7 @@ from pagemem.store.pg_base import (
     tsquery,
     vector_param,
 )
-from pagemem.store.pg_jobs import JobsMixin
+from pagemem.store.pg_jobs import ClaimMixin
 from pagemem.store.pg_search import SearchMixin
 from pagemem.store.sql_admin import AdminMixin
 from pagemem.store.sql_blocks import BlocksMixin
@@ -64,7 +64,7 @@ class PostgresStore(
     BlocksMixin,
     AdminMixin,
     RestoreMixin,
-    JobsMixin,
+    ClaimMixin,
 ):
     """A Store on a PostgreSQL database with the pgvector extension."""
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from pagemem.models import Message, Record, Scope
 from pagemem.store.announce import Announcer
-from pagemem.store.base import CHANGES_KEPT, Collection
+from pagemem.store.base import CHANGES_KEPT, Collection, NewRecord
 
 __all__ = ["Dialect", "SQLCore"]
 
@@ -122,6 +122,12 @@ class SQLCore:
         raise NotImplementedError
 
     def _message_of(self, row: Any) -> Message:
+        raise NotImplementedError
+
+    def _insert_records_in(
+        self, conn: Any, scope: Scope, records: Sequence[NewRecord], *, actor: str
+    ) -> list[Record]:
+        """Insert notes inside the caller's transaction (how rows are written differs)."""
         raise NotImplementedError
 
     def _tagged(self, tags: Sequence[str]) -> tuple[str, list[Any]]:

@@ -28,7 +28,7 @@ from pagemem.store.sql_records import RecordsMixin
 from pagemem.store.sqlite_admin import RestoreMixin
 from pagemem.store.sqlite_base import SQLiteBase
 from pagemem.store.sqlite_cache import IndexCacheMixin
-from pagemem.store.sqlite_jobs import JobsMixin
+from pagemem.store.sqlite_jobs import ClaimMixin
 from pagemem.store.sqlite_rows import (
     _COLLECTIONS,
     _EPOCH,
@@ -50,7 +50,7 @@ class SQLiteStore(
     BlocksMixin,
     AdminMixin,
     RestoreMixin,
-    JobsMixin,
+    ClaimMixin,
     IndexCacheMixin,
     SQLiteBase,
 ):

@@ -7,7 +7,6 @@ BEGIN IMMEDIATE ... COMMIT so a crash leaves either the whole write or none.
 from __future__ import annotations
 
 import fcntl
-import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -164,13 +163,3 @@ class SQLiteBase(SQLCore, Announces):
             kept.append(stored(record_id, scope, record))
         self._bump_revision(conn, scope, [r.id for r in kept if not r.quarantined])
         return kept
-
-    def _enqueue(
-        self, conn: sqlite3.Connection, scope: Scope, kind: str, payload: dict[str, Any], at: str
-    ) -> int:
-        cursor = conn.execute(
-            "INSERT INTO jobs (tenant_id, user_id, agent_id, kind, payload, run_after, "
-            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (*_key(scope), kind, json.dumps(payload), at, at),
-        )
-        return int(cursor.lastrowid or 0)
