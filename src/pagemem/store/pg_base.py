@@ -24,7 +24,7 @@ from psycopg_pool import ConnectionPool
 from pagemem.errors import InvalidInputError
 from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, ToolCall
 from pagemem.store.announce import Announcer, Announces
-from pagemem.store.base import NewRecord
+from pagemem.store.base import NewRecord, ScopeDump
 from pagemem.store.common import scope_of, stored, text_hash
 from pagemem.store.pg_schema import APP_ROLE, migrate
 from pagemem.store.sql_core import Dialect, SQLCore
@@ -162,6 +162,13 @@ class PostgresBase(SQLCore, Announces):
 
     def _message_of(self, row: Any) -> Message:
         return message_of(row)
+
+    def _restore_records(self, conn: Any, scope: Scope, dump: ScopeDump) -> None:
+        with conn.cursor() as cursor:
+            cursor.executemany(
+                INSERT_RECORD,
+                [record_params(scope, r.id, r, mentions=r.mentions) for r in dump.records],
+            )
 
     def _tagged(self, tags: Sequence[str]) -> tuple[str, list[Any]]:
         """Notes carrying any of these tags (an array column)."""

@@ -22,7 +22,7 @@ from pagemem.store.base import (
     NewRecord,
 )
 from pagemem.store.common import origin_of_role, text_hash
-from pagemem.store.pg_admin import RestoreMixin
+from pagemem.store.pg_admin import PurgeMixin
 from pagemem.store.pg_base import (
     MESSAGE_COLUMNS,
     SCOPE_SQL,
@@ -39,6 +39,7 @@ from pagemem.store.sql_blocks import BlocksMixin
 from pagemem.store.sql_facts import FactsMixin
 from pagemem.store.sql_messages import MessagesMixin
 from pagemem.store.sql_records import RecordsMixin
+from pagemem.store.sql_restore import RestoreMixin
 
 __all__ = ["PostgresStore"]
 
@@ -64,6 +65,7 @@ class PostgresStore(
     BlocksMixin,
     AdminMixin,
     RestoreMixin,
+    PurgeMixin,
     ClaimMixin,
 ):
     """A Store on a PostgreSQL database with the pgvector extension."""

@@ -23,7 +23,7 @@ from typing import Any
 
 from pagemem.models import Message, Record, Scope
 from pagemem.store.announce import Announcer
-from pagemem.store.base import CHANGES_KEPT, Collection, NewRecord
+from pagemem.store.base import CHANGES_KEPT, Collection, NewRecord, ScopeDump
 
 __all__ = ["Dialect", "SQLCore"]
 
@@ -130,6 +130,11 @@ class SQLCore:
         """Insert notes inside the caller's transaction (how rows are written differs)."""
         raise NotImplementedError
 
+    def _restore_records(self, conn: Any, scope: Scope, dump: ScopeDump) -> None:
+        """Write a dump's records as they were (ids, mentions, links), in the caller's
+        transaction."""
+        raise NotImplementedError
+
     def _tagged(self, tags: Sequence[str]) -> tuple[str, list[Any]]:
         """A condition on records aliased r: carries any of these tags."""
         raise NotImplementedError
@@ -200,7 +205,7 @@ class SQLCore:
             "VALUES (?, ?, ?, ?, ?, ?)"
         )
         steps = [(*key(scope), collection, first + i, item) for i, item in enumerate(items)]
-        _execute_many(conn, statement, steps)
+        execute_many(conn, statement, steps)
         self.announcer.stage(scope, collection, items)
         if last // CHANGES_KEPT != (first - 1) // CHANGES_KEPT:  # now and then, trim
             self._run(
@@ -240,7 +245,7 @@ class SQLCore:
         return self._record_of(rows[0]) if rows else None
 
 
-def _execute_many(conn: Any, statement: str, rows: list[tuple[Any, ...]]) -> None:
+def execute_many(conn: Any, statement: str, rows: list[tuple[Any, ...]]) -> None:
     """executemany on a sqlite3 connection, or through a psycopg cursor."""
     if hasattr(conn, "executemany"):
         conn.executemany(statement, rows)

@@ -25,7 +25,8 @@ from pagemem.store.sql_blocks import BlocksMixin
 from pagemem.store.sql_facts import FactsMixin
 from pagemem.store.sql_messages import MessagesMixin
 from pagemem.store.sql_records import RecordsMixin
-from pagemem.store.sqlite_admin import RestoreMixin
+from pagemem.store.sql_restore import RestoreMixin
+from pagemem.store.sqlite_admin import PurgeMixin
 from pagemem.store.sqlite_base import SQLiteBase
 from pagemem.store.sqlite_cache import IndexCacheMixin
 from pagemem.store.sqlite_jobs import ClaimMixin
@@ -50,6 +51,7 @@ class SQLiteStore(
     BlocksMixin,
     AdminMixin,
     RestoreMixin,
+    PurgeMixin,
     ClaimMixin,
     IndexCacheMixin,
     SQLiteBase,

@@ -16,7 +16,7 @@ from typing import Any
 
 from pagemem.models import Message, Record, Scope
 from pagemem.store.announce import Announcer, Announces
-from pagemem.store.base import NewRecord
+from pagemem.store.base import NewRecord, ScopeDump
 from pagemem.store.common import stored
 from pagemem.store.schema import MIGRATIONS
 from pagemem.store.sql_core import Dialect, SQLCore
@@ -82,6 +82,10 @@ class SQLiteBase(SQLCore, Announces):
 
     def _message_of(self, row: Any) -> Message:
         return _message(row)
+
+    def _restore_records(self, conn: Any, scope: Scope, dump: ScopeDump) -> None:
+        for record in dump.records:
+            insert_record_row(conn, scope, record.id, record, mentions=record.mentions)
 
     def _tagged(self, tags: Sequence[str]) -> tuple[str, list[Any]]:
         """Notes carrying any of these tags (a table beside the records)."""
