@@ -127,20 +127,10 @@ def _tiny_locomo(tmp_path: Path) -> Path:
 
 def test_eval_locomo_on_a_tiny_file(tmp_path: Path) -> None:
     data = _tiny_locomo(tmp_path)
-    for target in ("archive", "recall"):
+    for options in (["--target", "archive"], ["--target", "recall"], ["--plain"]):
         result = CliRunner().invoke(
             cli,
-            [
-                "eval",
-                "locomo",
-                "--data",
-                str(data),
-                "--split",
-                "held-out",
-                "--json",
-                "--target",
-                target,
-            ],
+            ["eval", "locomo", "--data", str(data), "--split", "held-out", "--json", *options],
         )
         assert result.exit_code == 0, result.output
         scores = json.loads(result.stdout)["held-out"]

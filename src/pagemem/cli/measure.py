@@ -171,6 +171,11 @@ def eval_group() -> None:
     help="archive: notes via archive.search; recall: paged-out messages via "
     "recall.search(order='relevance').",
 )
+@click.option(
+    "--plain",
+    is_flag=True,
+    help="Insert each turn as text only, no metadata, as a user would (archive target).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
 def eval_locomo(
     data: Path,
@@ -179,6 +184,7 @@ def eval_locomo(
     settings: tuple[str, ...],
     dense: bool,
     target: str,
+    plain: bool,
     as_json: bool,
 ) -> None:
     """Recall@1/5/10/20 and MRR of evidence turns for LoCoMo questions (categories 1-4)."""
@@ -221,6 +227,7 @@ def eval_locomo(
                 picked,
                 memory=memory,
                 target="recall" if target == "recall" else "archive",
+                plain=plain,
                 progress=bar.update,
             )
         results[name] = board

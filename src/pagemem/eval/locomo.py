@@ -134,8 +134,12 @@ def load(path: str | Path) -> list[Conversation]:
         raise InvalidInputError(f"{path} does not have LoCoMo's shape: {exc!r}") from None
 
 
-def ingest(memory: Memory, conversation: Conversation) -> None:
-    """Insert every turn of a conversation as one note, in order, in its own scope."""
+def ingest(memory: Memory, conversation: Conversation, *, plain: bool = False) -> None:
+    """Insert every turn of a conversation as one note, in order, in its own scope.
+
+    `plain` writes what a user who passes only text would: no metadata (the speaker is
+    then known only from the note's leading "Name:").
+    """
     me = memory.scope("locomo", conversation.sample_id)
     for turn in conversation.turns:
         me.archive.insert(
@@ -144,7 +148,7 @@ def ingest(memory: Memory, conversation: Conversation) -> None:
             origin="user",
             kind="episodic",
             valid_from=turn.when,
-            metadata={"speaker": turn.speaker, "session": turn.session},
+            metadata=None if plain else {"speaker": turn.speaker, "session": turn.session},
         )
 
 
@@ -167,18 +171,20 @@ def evaluate(
     memory: Memory | None = None,
     depth: int = 20,
     target: Literal["archive", "recall"] = "archive",
+    plain: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> Scoreboard:
     """Ingest each conversation and score every question's ranking of its evidence.
 
     `target="archive"` asks `archive.search`; `target="recall"` pages the turns out as
-    messages and asks `recall.search(order="relevance")`.
+    messages and asks `recall.search(order="relevance")`. `plain` inserts notes with no
+    metadata (messages never have any).
     """
     memory = memory or Memory(":memory:")
     board = Scoreboard()
     for conversation in conversations:
         if target == "archive":
-            ingest(memory, conversation)
+            ingest(memory, conversation, plain=plain)
             me = memory.scope("locomo", conversation.sample_id)
         else:
             dia_ids = ingest_recall(memory, conversation)

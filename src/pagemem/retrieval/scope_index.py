@@ -21,6 +21,7 @@ from pagemem.retrieval.analysis import Analyzer
 from pagemem.retrieval.bm25 import BM25, Column
 from pagemem.retrieval.config import RetrievalConfig
 from pagemem.retrieval.embed import Vectors
+from pagemem.retrieval.speakers import leading_speaker
 from pagemem.retrieval.vectors import VectorSet
 from pagemem.store.base import IndexRow
 
@@ -86,7 +87,8 @@ class ScopeIndex:
         self.weights.extend([self.trust.weight(r.origin, r.flags) for r in rows])
         codes = []
         for row in rows:
-            name = row.speaker.lower() if row.speaker else ""
+            speaker = row.speaker or leading_speaker(row.text)
+            name = speaker.lower() if speaker else ""
             codes.append(
                 self.speaker_names.setdefault(name, len(self.speaker_names)) if name else -1
             )

@@ -102,9 +102,9 @@ class PostgresStore(
                 "extract(epoch FROM t.valid_to)::float8 AS valid_to, "
                 "t.expired_at IS NOT NULL AS expired"
             )
-        else:  # a message's origin follows its role; messages have no speaker metadata
+        else:  # a message's origin follows its role; its speaker is its name
             columns = (
-                "t.content AS text, t.role AS origin, NULL AS speaker, '[]'::jsonb AS flags, "
+                "t.content AS text, t.role AS origin, t.name AS speaker, '[]'::jsonb AS flags, "
                 "NULL::float8 AS valid_from, NULL::float8 AS valid_to, false AS expired"
             )
         table, vectors, fk, _, condition, _ = _COLLECTIONS[collection]

@@ -89,8 +89,8 @@ class SQLiteStore(
                 f"{_EPOCH.format('t.valid_from')}, {_EPOCH.format('t.valid_to')}, "
                 "t.expired_at IS NOT NULL"
             )
-        else:  # a message's origin follows its role; messages have no speaker metadata
-            columns = "t.content, t.role, NULL, '[]', NULL, NULL, 0"
+        else:  # a message's origin follows its role; its speaker is its name
+            columns = "t.content, t.role, t.name, '[]', NULL, NULL, 0"
         table, vectors, key, _, extra, _ = _COLLECTIONS[collection]
         rows = self._read(
             f"SELECT t.pk, t.id, {columns}, {_EPOCH.format('t.created_at')}, "
