@@ -204,11 +204,13 @@ def eval_locomo(
     splits = {"dev": locomo.DEV, "held-out": locomo.HELD_OUT}
     chosen = list(splits) if split == "both" else [split]
     results = {}
+    clock = locomo.ReplayClock()  # recall's messages are said at their session's time
     try:
         memory = Memory(
             db if db is not None else ":memory:",
             retrieval=config,
             embedder="default" if dense else None,
+            clock=clock,
         )
     except PagememError as exc:
         raise click.ClickException(str(exc)) from exc
@@ -226,6 +228,7 @@ def eval_locomo(
             board = locomo.evaluate(
                 picked,
                 memory=memory,
+                clock=clock,
                 target="recall" if target == "recall" else "archive",
                 plain=plain,
                 progress=bar.update,

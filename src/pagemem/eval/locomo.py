@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
@@ -29,6 +29,7 @@ __all__ = [
     "HELD_OUT",
     "Conversation",
     "Question",
+    "ReplayClock",
     "Turn",
     "evaluate",
     "load",
@@ -68,6 +69,19 @@ class Conversation:
     turns: tuple[Turn, ...]
     questions: tuple[Question, ...]
     dropped_evidence: int  # evidence ids that name no turn of the conversation
+
+
+class ReplayClock:
+    """A memory's clock that a replay sets: messages paged out to recall are stamped
+    with the time they were said, as in a live conversation, not all with the moment
+    the benchmark ran (which would make every turn a neighbour of every other and
+    leave no time for a question to name)."""
+
+    def __init__(self) -> None:
+        self.at: datetime | None = None
+
+    def __call__(self) -> datetime:
+        return self.at or datetime.now(UTC)
 
 
 def _session_time(value: str | None) -> datetime | None:
@@ -152,16 +166,25 @@ def ingest(memory: Memory, conversation: Conversation, *, plain: bool = False) -
         )
 
 
-def ingest_recall(memory: Memory, conversation: Conversation) -> dict[str, str]:
-    """Append every turn as a message and page it out to recall; map message id -> dia_id."""
+def ingest_recall(
+    memory: Memory, conversation: Conversation, clock: ReplayClock | None = None
+) -> dict[str, str]:
+    """Append every turn as a message and page it out to recall; map message id -> dia_id.
+
+    With the memory's `clock`, each turn is said at its session's time and the clock is
+    left a day after the last (when the questions are asked)."""
     me = memory.scope("locomo-recall", conversation.sample_id)
     first = conversation.speakers[0]
     by_message: dict[str, str] = {}
     for turn in conversation.turns:
+        if clock is not None and turn.when is not None:
+            clock.at = turn.when
         role: Literal["user", "assistant"] = "user" if turn.speaker == first else "assistant"
         message = me.recall.append(role, turn.note())
         by_message[message.id] = turn.dia_id
         me.recall.evict([message.id])
+    if clock is not None and clock.at is not None:
+        clock.at += timedelta(days=1)
     return by_message
 
 
@@ -169,6 +192,7 @@ def evaluate(
     conversations: Iterable[Conversation],
     *,
     memory: Memory | None = None,
+    clock: ReplayClock | None = None,
     depth: int = 20,
     target: Literal["archive", "recall"] = "archive",
     plain: bool = False,
@@ -178,16 +202,19 @@ def evaluate(
 
     `target="archive"` asks `archive.search`; `target="recall"` pages the turns out as
     messages and asks `recall.search(order="relevance")`. `plain` inserts notes with no
-    metadata (messages never have any).
+    metadata (messages never have any). `clock` is `memory`'s own (made here with it
+    when no memory is given): messages are then said at their session's time.
     """
-    memory = memory or Memory(":memory:")
+    if memory is None:
+        clock = clock or ReplayClock()
+        memory = Memory(":memory:", clock=clock)
     board = Scoreboard()
     for conversation in conversations:
         if target == "archive":
             ingest(memory, conversation, plain=plain)
             me = memory.scope("locomo", conversation.sample_id)
         else:
-            dia_ids = ingest_recall(memory, conversation)
+            dia_ids = ingest_recall(memory, conversation, clock)
             me = memory.scope("locomo-recall", conversation.sample_id)
         for question in conversation.questions:
             if target == "archive":
