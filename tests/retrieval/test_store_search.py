@@ -3,6 +3,8 @@ HNSW index of their own); small ones stay in memory. Both must find the same not
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import psycopg
 import pytest
 
@@ -209,4 +211,22 @@ def test_the_database_search_brings_in_what_closed_a_matching_fact(postgres_url:
     assert old not in ids
     assert new in ids
     assert f"matched {old}" in hits[ids.index(new)].explain
+    memory.close()
+
+
+def test_a_time_named_in_the_question_boosts_in_the_database_too(postgres_url: str) -> None:
+    memory = _memory(postgres_url, threshold=3)
+    me = memory.scope("acme", "diary")
+    me.archive.insert("the gallery opens at nine", origin="user")  # past the threshold
+    painted = {3: "a lake at dawn", 5: "her dog asleep", 7: "sunflowers in a vase"}
+    ids = {
+        month: me.archive.insert(
+            f"Mel painted {what}", valid_from=datetime(2023, month, 10, tzinfo=UTC)
+        )
+        for month, what in painted.items()
+    }
+    hits = me.archive.search("what did Mel paint in May 2023", k=3)
+    assert (me.scope, "records") in memory.ranker._in_store
+    assert hits[0].record.id == ids[5]
+    assert {h.record.id for h in hits} == set(ids.values())  # a boost, not a filter
     memory.close()

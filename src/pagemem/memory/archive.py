@@ -345,7 +345,9 @@ class Archive:
         as_of: datetime | None = None,
     ) -> list[Hit]:
         """The k best notes for a free-text question, best first: facts true now, or with
-        `as_of`, facts that were true then (superseded ones included)."""
+        `as_of`, facts that were true then (superseded ones included). A time the
+        question names ("in May 2023", "last week", read against `as_of` or now)
+        favours notes from then."""
         query = self._owner._text(query, "query")
         where = self._filter(
             tags=tags, kinds=kinds, origins=origins, source=source, start=start, end=end

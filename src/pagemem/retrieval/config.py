@@ -19,6 +19,16 @@ class RetrievalConfig:
     neighbour_weight: float = 0.5  # share of the adjacent notes' scores a note inherits
     neighbour_gap_seconds: float = 6 * 3600  # notes further apart in time are not neighbours
     speaker_boost: float = 0.6  # when a query names exactly one speaker of the scope
+    # when a query names a time ("in May 2023", "last week"): notes whose time falls in
+    # it weigh (1 + time_boost) as much; the window is widened by time_slack_days
+    time_boost: float = 1.0
+    time_slack_days: float = 1.0
+    # pseudo-relevance feedback: the query's vector moves feedback_weight toward the
+    # mean of its first round's feedback_notes best notes, and the first round's
+    # feedback_pool best notes are scored again with it (the rest keep their cosine)
+    feedback_weight: float = 0.3
+    feedback_notes: float = 3
+    feedback_pool: float = 500
     lexical_weight: float = 0.5  # share of BM25 in the fused score; the rest is dense
     centre: float = 1.0  # 1: subtract the scope's mean vector before cosine; 0: plain cosine
     zscore: float = 0.0  # 1: standardise each signal before fusing; 0: min-max scale

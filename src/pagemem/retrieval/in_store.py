@@ -3,7 +3,7 @@ the same fusion as in memory, over the candidates the database's own indexes ret
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 import numpy as np
 
@@ -13,6 +13,7 @@ from pagemem.retrieval.config import Ranked, RetrievalConfig
 from pagemem.retrieval.embed import Embedder, Role, Vectors
 from pagemem.retrieval.fusion import by_max, min_max, recency
 from pagemem.retrieval.lexical import words
+from pagemem.retrieval.timewindow import time_window
 from pagemem.store.base import Candidate, Collection, StoreSearch
 
 __all__ = ["InStore"]
@@ -77,8 +78,8 @@ class InStore:
     ) -> list[Ranked]:
         """The same fusion as in memory over the store's candidates: BM25-like text rank
         scaled by its best, cosine min-max scaled, mixed by `lexical_weight`, then origin
-        trust and recency. (Neighbour sharing and the speaker boost need the whole scope in
-        memory and are not applied.)"""
+        trust, recency and a time the query names. (Neighbour sharing and the speaker
+        boost need the whole scope in memory and are not applied.)"""
         depth = max(4 * k + 50, int(self.config.ann_candidates) // 5)
         if allowed is not None and not allowed:
             return []
@@ -105,6 +106,13 @@ class InStore:
                 self.config.recency_weight,
             )
         )
+        window = time_window(query, as_of or now or datetime.now(UTC))
+        if window is not None and self.config.time_boost > 0:
+            moments = np.asarray(
+                [c.valid_from if c.valid_from > float("-inf") else c.created_at for c in found]
+            )
+            timely = window.mask(moments, self.config.time_slack_days * 86_400.0)
+            scores = scores * np.where(timely, 1.0 + self.config.time_boost, 1.0)
         order = np.argsort(-scores, kind="stable")[:k]
         return [
             Ranked(

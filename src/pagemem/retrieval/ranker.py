@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import cast
 
 import numpy as np
@@ -21,13 +21,13 @@ import numpy.typing as npt
 
 from pagemem.guard.policy import TrustPolicy
 from pagemem.models import Scope
+from pagemem.retrieval import features
 from pagemem.retrieval.analysis import Analyzer
 from pagemem.retrieval.bm25 import FloatArray
 from pagemem.retrieval.config import Ranked, RetrievalConfig
 from pagemem.retrieval.embed import Embedder, Vectors
 from pagemem.retrieval.fusion import by_max, min_max, recency, reciprocal_rank, top, zscore
 from pagemem.retrieval.in_store import InStore
-from pagemem.retrieval.lexical import words
 from pagemem.retrieval.scope_index import ScopeIndex
 from pagemem.retrieval.snapshot import Snapshots, Stamp, trust_hash
 from pagemem.store.base import (
@@ -43,9 +43,6 @@ __all__ = ["Ranked", "Ranker", "RetrievalConfig"]
 
 _PAGE = 10_000
 _log = logging.getLogger(__name__)
-Neighbours = npt.NDArray[np.int64]  # per note, the position of a neighbour (-1: none)
-# Times read back from SQLite (julianday arithmetic) can be off by tens of microseconds.
-_SLACK = 0.001
 
 
 class _TooLargeError(Exception):
@@ -437,7 +434,7 @@ class Ranker:
             if not index.bm25.live:
                 return [[] for _ in texts]
             mask = index.bm25.alive()
-            valid = self._valid(index, now, None)
+            valid = features.valid(index, now, None)
             if valid is not None:
                 mask = mask & valid
             picks: list[list[int]] = []
@@ -544,48 +541,73 @@ class Ranker:
             if not index.bm25.live or (not terms and self.embedder is None):
                 return []
             lexical = index.bm25.scores(terms)
-            prev, nxt = self._adjacency(index)  # once: context, sharing and candidates use it
-            if self.config.context_weight > 0:
+            config = self.config
+            prev, nxt = features.adjacency(index, config.neighbour_gap_seconds)
+            if config.context_weight > 0:  # BM25 of (previous, note, next) as one passage
                 context = index.bm25.context_scores(terms, prev, nxt)
-                lexical = lexical + self.config.context_weight * context
+                lexical = lexical + config.context_weight * context
             alive = index.bm25.alive()
-            candidates = alive & (lexical > 0)
-            early = self.config.neighbour_lexical > 0
-            scores = by_max(self._with_neighbours(index, lexical, prev, nxt) if early else lexical)
+            found = alive & (lexical > 0)
+            share = config.neighbour_weight
+            early = config.neighbour_lexical > 0
+            scores = by_max(
+                features.with_neighbours(index, lexical, prev, nxt, share) if early else lexical
+            )
+            ids = list(index.ids)
+            eligible = (
+                features.valid(index, now, as_of, retired) if collection == "records" else None
+            )
+            if allowed is not None:
+                chosen = np.asarray([item_id in allowed for item_id in ids], dtype=bool)
+                eligible = chosen if eligible is None else eligible & chosen
+            candidates = found
             if self.embedder is not None and len(index.vectors):
-                scale = zscore if self.config.zscore > 0 else min_max
                 query_vector = self.embedder.embed([query], role="query")[0]
-                raw, scored, plain = index.vectors.scores(
-                    query_vector, centre=self.config.centre > 0
-                )
+                centre = config.centre > 0
+                raw, scored, plain = index.vectors.scores(query_vector, centre=centre)
                 scored &= alive
-                weight = self.config.lexical_weight
-                if self.config.rrf > 0:  # reciprocal-rank fusion, for comparison
-                    lexical_part = reciprocal_rank(scores, candidates, self.config.rrf)
-                    dense_part = reciprocal_rank(raw, scored, self.config.rrf)
-                    scores = weight * lexical_part + (1.0 - weight) * dense_part
-                else:
-                    dense = scale(raw, scored)
-                    scores = (weight * scores + (1.0 - weight) * dense) * alive
-                # a note with no query word competes only when close in meaning; closer
-                # still when no note has a query word (the query may mean nothing here)
-                floor = self.config.min_cosine if candidates.any() else self.config.alone_cosine
-                candidates = candidates | (scored & (plain >= floor))
+                fused, candidates = self._fuse(index, scores, found, raw, scored, plain)
+                # learn only from notes the search may return, as far as their origin
+                # is trusted
+                pool = candidates if eligible is None else candidates & eligible
+                moved = features.feedback(
+                    index,
+                    query_vector,
+                    fused * index.weights.view(),
+                    pool,
+                    int(config.feedback_notes),
+                    config.feedback_weight,
+                )
+                if moved is not None:  # the first round's best notes, scored again
+                    size = int(config.feedback_pool)
+                    best = np.where(scored, fused, -np.inf)
+                    docs = (
+                        np.flatnonzero(scored)
+                        if scored.sum() <= size
+                        else np.asarray(top(best, size), dtype=np.int64)
+                    )
+                    raw, plain = raw.copy(), plain.copy()
+                    raw[docs], plain[docs] = index.vectors.scores_of(moved, docs, centre=centre)
+                    fused, candidates = self._fuse(index, scores, found, raw, scored, plain)
+                scores = fused
             if not early:
-                scores = self._with_neighbours(index, scores, prev, nxt)
-                candidates = candidates | self._beside(index, candidates, prev, nxt)
-            speaker = self._named_speaker(index, query)
+                scores = features.with_neighbours(index, scores, prev, nxt, share)
+                if share > 0:
+                    candidates = candidates | features.beside(index, candidates, prev, nxt)
+            speaker = features.named_speaker(index, query)
             named: npt.NDArray[np.bool_] | None = None
             if speaker:
                 named = index.speaker_codes.view() == index.speaker_names[speaker]
-                scores = scores * np.where(named, 1.0 + self.config.speaker_boost, 1.0)
+                scores = scores * np.where(named, 1.0 + config.speaker_boost, 1.0)
+            when = None
+            if config.time_boost > 0:
+                reference = as_of or now or datetime.now(UTC)
+                when = features.timely(index, query, reference, config.time_slack_days)
+            if when is not None:
+                scores = scores * np.where(when[1], 1.0 + config.time_boost, 1.0)
             scores = scores * index.weights.view() * self._recency(index, now)
-            ids = list(index.ids)
-            valid = self._valid(index, now, as_of, retired) if collection == "records" else None
-        if valid is not None:
-            candidates = candidates & valid
-        if allowed is not None:
-            candidates = candidates & np.asarray([item_id in allowed for item_id in ids])
+        if eligible is not None:
+            candidates = candidates & eligible
         ranked = np.where(candidates, scores, -np.inf)
         depth = min(len(ranked), k)
         if depth < len(ranked):
@@ -598,32 +620,36 @@ class Ranker:
             explain = f"bm25={lexical[i]:.3f} fused={scores[i]:.3f}"
             if named is not None and named[i]:
                 explain += f" speaker={speaker}"
+            if when is not None and when[1][i]:
+                explain += f" time={when[0].phrase!r}"
             results.append(Ranked(ids[i], float(scores[i]), explain))
         return results
 
-    @staticmethod
-    def _valid(
-        index: ScopeIndex, now: datetime | None, as_of: datetime | None, retired: bool = False
-    ) -> npt.NDArray[np.bool_] | None:
-        if not len(index.valid_from):
-            return None
-        start, end = index.valid_from.view() - _SLACK, index.valid_to.view()
-        expired: npt.NDArray[np.bool_] = index.expired.view()
-        # A merged copy (expired with no end of validity) was never a fact of its own.
-        merged = expired & np.isinf(end)
-        if as_of is None and retired:  # every note that was ever a fact, or said one
-            if now is None:
-                return None
-            return np.asarray(start <= now.timestamp(), dtype=np.bool_)
-        if as_of is None:
-            if now is None:
-                current: npt.NDArray[np.bool_] = ~expired
-                return current
-            moment = now.timestamp()
-            return np.asarray((start <= moment) & (moment < end) & ~expired, dtype=np.bool_)
-        moment = as_of.timestamp()
-        # A fact closed by a later one keeps its interval.
-        return np.asarray((start <= moment) & (moment < end) & ~merged, dtype=np.bool_)
+    def _fuse(
+        self,
+        index: ScopeIndex,
+        lexical: FloatArray,
+        found: npt.NDArray[np.bool_],
+        raw: FloatArray,
+        scored: npt.NDArray[np.bool_],
+        plain: FloatArray,
+    ) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+        """BM25 (scaled by its best) fused with the notes' cosines to the query (`raw`,
+        centred, of the `scored` notes), and the notes that compete: those with a query
+        word, and those whose `plain` cosine is close enough in meaning."""
+        config = self.config
+        weight = config.lexical_weight
+        if config.rrf > 0:  # reciprocal-rank fusion, for comparison
+            lexical_part = reciprocal_rank(lexical, found, config.rrf)
+            dense_part = reciprocal_rank(raw, scored, config.rrf)
+            fused = weight * lexical_part + (1.0 - weight) * dense_part
+        else:
+            dense = (zscore if config.zscore > 0 else min_max)(raw, scored)
+            fused = (weight * lexical + (1.0 - weight) * dense) * index.bm25.alive()
+        # a note with no query word competes only when close in meaning; closer still
+        # when no note has a query word (the query may mean nothing here)
+        floor = config.min_cosine if found.any() else config.alone_cosine
+        return fused, found | (scored & (plain >= floor))
 
     def _recency(self, index: ScopeIndex, now: datetime | None) -> FloatArray | float:
         return recency(
@@ -632,52 +658,6 @@ class Ranker:
             self.config.recency_half_life_days,
             self.config.recency_weight,
         )
-
-    def _adjacency(self, index: ScopeIndex) -> tuple[Neighbours, Neighbours]:
-        """For every note, the live note written just before and just after it (-1: none).
-
-        Notes are neighbours when adjacent in the order they were written (their ids) and
-        written within `neighbour_gap_seconds` of each other: turns of one conversation,
-        not two. The order written, not the index's, so a note held and released (added
-        again at the end of the index) keeps the neighbours a fresh index would give it.
-        """
-        n = len(index.ids)
-        prev = np.full(n, -1, dtype=np.int64)
-        nxt = np.full(n, -1, dtype=np.int64)
-        live = np.flatnonzero(index.bm25.alive())
-        if not index.in_order:
-            live = live[np.argsort(index.numbers.view()[live], kind="stable")]
-        if len(live) >= 2:
-            times = index.times.view()[live]
-            near = np.abs(np.diff(times)) <= self.config.neighbour_gap_seconds
-            prev[live[1:]] = np.where(near, live[:-1], -1)
-            nxt[live[:-1]] = np.where(near, live[1:], -1)
-        return prev, nxt
-
-    def _with_neighbours(
-        self, index: ScopeIndex, scores: FloatArray, prev: Neighbours, nxt: Neighbours
-    ) -> FloatArray:
-        """Each note inherits a share of its neighbours' scores."""
-        weight = self.config.neighbour_weight
-        if weight <= 0 or len(scores) < 2:
-            return scores
-        shared = np.where(prev >= 0, scores[prev], 0.0) + np.where(nxt >= 0, scores[nxt], 0.0)
-        out: FloatArray = (scores + weight * shared) * index.bm25.alive()
-        return out
-
-    def _beside(
-        self, index: ScopeIndex, found: npt.NDArray[np.bool_], prev: Neighbours, nxt: Neighbours
-    ) -> npt.NDArray[np.bool_]:
-        """Live notes next to a found one (they inherit a share of its score)."""
-        if self.config.neighbour_weight <= 0 or len(found) < 2:
-            return np.zeros(len(found), dtype=bool)
-        beside = np.where(prev >= 0, found[prev], False) | np.where(nxt >= 0, found[nxt], False)
-        alive: npt.NDArray[np.bool_] = beside & index.bm25.alive()
-        return alive
-
-    def _named_speaker(self, index: ScopeIndex, query: str) -> str:
-        named = set(index.speaker_names).intersection(words(query))
-        return next(iter(named)) if len(named) == 1 else ""
 
 
 def _normalise(matrix: Vectors) -> Vectors:

@@ -179,6 +179,23 @@ class VectorSet:
         out[~scored] = 0.0
         return out, scored, plain
 
+    def scores_of(
+        self, query: Vectors, docs: npt.NDArray[np.int64], *, centre: bool
+    ) -> tuple[FloatArray, FloatArray]:
+        """`scores` for these live rows only: their cosine to `query` (centred if asked)
+        and their plain cosine. A second look at a search's best rows costs their
+        number, not the scope's."""
+        matrix = self._rows[docs]
+        if not centre or not self._count:
+            raw = (matrix @ query).astype(np.float64)
+            return raw, raw
+        mean = (self._sum / self._count).astype(np.float32)
+        shifted = query - mean
+        norm_q = float(np.linalg.norm(shifted)) or 1.0
+        norms, dots = self._row_norms(mean)
+        product = (matrix @ shifted).astype(np.float64)
+        return product / (norms[docs] * norm_q), product + dots[docs]
+
     def nearest_recent(
         self, queries: Vectors, k: int, *, window: int, mask: npt.NDArray[np.bool_]
     ) -> list[list[tuple[int, float]]]:

@@ -143,6 +143,7 @@ class Candidate:
     origin: str
     flags: tuple[str, ...]
     created_at: float  # POSIX seconds
+    valid_from: float = float("-inf")  # POSIX seconds; facts only
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,11 +109,13 @@ class SearchMixin(PostgresBase):
             query = ""
         if collection == "records":
             origin, flags = "t.origin", "t.flags"
+            since = "extract(epoch FROM t.valid_from)::float8"
         else:
             origin, flags = "t.role", "'[]'::jsonb"  # the role: its origin is mapped below
+            since = "NULL::float8"
         columns = (
             f"t.id, {origin} AS origin, {flags} AS flags, "
-            "extract(epoch FROM t.created_at)::float8 AS created"
+            f"extract(epoch FROM t.created_at)::float8 AS created, {since} AS since"
         )
         found: dict[str, dict[str, Any]] = {}
         with self._tx(scope.tenant) as conn:
@@ -172,6 +174,7 @@ class SearchMixin(PostgresBase):
                 origin=row["origin"] if collection == "records" else origin_of_role(row["origin"]),
                 flags=tuple(row["flags"]),
                 created_at=row["created"],
+                valid_from=float("-inf") if row["since"] is None else row["since"],
             )
             for item, row in found.items()
         ]

@@ -1,0 +1,373 @@
+"""The time a question asks about, read from its words into a soft window.
+
+"What did Melanie paint in May 2023?" is about notes from May 2023; no word of the
+answer ("painted a sunset") says so, but the note's time does. A window found here
+boosts notes whose time falls inside it (the ranker's `time_boost`); it never filters,
+so a misread phrase costs some order, not an answer.
+
+Absolute phrases: a day ("25 May, 2022", "May 25th 2023", "2023-05-25"), a month
+("May 2023"), a season ("summer 2022", northern hemisphere), a year after a preposition
+("in 2022", "during 2021"). A day, month or season without a year ("in June", "on
+August 11") takes the year the question names elsewhere, else matches that part of
+any year: the reference is often not when the question is about. Relative
+ones are read against a reference time (now, or the search's `as_of`): "today",
+"yesterday", "last week", "this month", "last year", "last June", "three days ago", "a
+couple of weeks ago", "last weekend", "on Monday". "before"/"after"/"since" in front of a phrase
+open the window on one side. A question with none ("when did...") gets no window.
+
+dateparser was tried for this: it returns points, not periods ("in 2022" is 1 Aug
+2022 when asked on 1 Aug), and reads "May I ask" as a date, so the span of each phrase
+would have to be parsed again here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["Window", "time_window"]
+
+_DAY = 86_400.0
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ],
+        start=1,
+    )
+    for name in names
+}
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_ORD = r"(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>(?:19|20)\d\d)"
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_SEASONS = {"spring": (3, 3), "summer": (6, 3), "autumn": (9, 3), "fall": (9, 3), "winter": (12, 3)}
+_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "a couple of": 2,
+    "a couple": 2,
+    "couple of": 2,
+    "a few": 3,
+    "few": 3,
+    "several": 4,
+}
+_COUNT = r"(?P<count>\d{1,3}|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + ")"
+_SIDE = r"(?:(?P<side>before|after|since|until|till|by)\s+)?"
+
+_LEAD = r"(?:(?P<side>before|after|since|until|till|by)|on|in|during|of|between|from|and|to)"
+_NO_YEAR = r"(?!,?\s*(?:of\s+)?(?:19|20)\d\d)"
+
+# Longest phrases first: a day is tried before the month it contains. Phrases without
+# a year take the year the question names elsewhere ("between August 11 and August 15
+# 2023"), else match that day or month of any year ("When did Melanie camp in June?"
+# asked of a memory whose Junes are in the past); "last June" is the latest one.
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("iso", re.compile(_SIDE + r"\b" + _YEAR + r"-(?P<mm>\d{1,2})-(?P<dd>\d{1,2})\b")),
+    (
+        "day",
+        re.compile(
+            _SIDE
+            + r"\b(?:on\s+)?(?:the\s+)?(?P<dd>\d{1,2})"
+            + _ORD
+            + r"\s+(?:of\s+)?"
+            + _MONTH
+            + r",?\s+"
+            + _YEAR
+            + r"\b"
+        ),
+    ),
+    (
+        "day",
+        re.compile(
+            _SIDE
+            + r"\b"
+            + _MONTH
+            + r"\s+(?:the\s+)?(?P<dd>\d{1,2})"
+            + _ORD
+            + r",?\s+"
+            + _YEAR
+            + r"\b"
+        ),
+    ),
+    ("month", re.compile(_SIDE + r"\b" + _MONTH + r",?\s+(?:of\s+)?" + _YEAR + r"\b")),
+    (
+        "season",
+        re.compile(
+            _SIDE
+            + r"\b(?:the\s+)?(?P<season>spring|summer|autumn|fall|winter)\s+(?:of\s+)?"
+            + _YEAR
+            + r"\b"
+        ),
+    ),
+    (
+        "year",
+        re.compile(
+            r"\b(?:(?P<side>before|after|since|until|till|by)|in|during|throughout)"
+            r"\s+(?:the\s+year\s+)?" + _YEAR + r"\b(?!\s*(?:%|-|\d))"
+        ),
+    ),
+    (
+        "yearless-day",
+        re.compile(
+            r"\b"
+            + _LEAD
+            + r"\s+(?:the\s+)?"
+            + _MONTH
+            + r"\s+(?:the\s+)?(?P<dd>\d{1,2})"
+            + _ORD
+            + r"\b"
+            + _NO_YEAR
+        ),
+    ),
+    (
+        "yearless-day",
+        re.compile(
+            r"\b(?:"
+            + _LEAD
+            + r"\s+)?(?:the\s+)?(?P<dd>\d{1,2})(?:st|nd|rd|th)\s+(?:of\s+)?"
+            + _MONTH
+            + r"\b"
+            + _NO_YEAR
+        ),
+    ),
+    (
+        "yearless-month",
+        re.compile(
+            r"\b(?:"
+            + _LEAD
+            + r"|(?P<which>last|this)|early|late|mid)[\s-]+(?:the\s+)?"
+            + _MONTH
+            + r"\b(?!\s*\d)"
+        ),
+    ),
+    (
+        "yearless-season",
+        re.compile(
+            r"\b(?:(?P<side>before|after|since|until|till|by)|in|during|over|(?P<which>last|this))"
+            r"\s+(?:the\s+)?(?P<season>spring|summer|autumn|fall|winter)\b" + _NO_YEAR
+        ),
+    ),
+    ("ago", re.compile(r"\b" + _COUNT + r"\s+(?P<unit>day|week|month|year)s?\s+ago\b")),
+    (
+        "relative",
+        re.compile(
+            r"\b(?P<rel>the\s+day\s+before\s+yesterday|yesterday|today|tonight|this\s+morning|"
+            r"(?:last|past|previous|this)\s+(?:week(?:end)?|month|year))\b"
+        ),
+    ),
+    (
+        "weekday",
+        re.compile(r"\b(?:on\s+|last\s+)(?P<weekday>" + "|".join(_WEEKDAYS) + r")\b"),
+    ),
+]
+_VERBS = frozenset(["may", "mar", "march"])  # months that are also verbs
+_VERB_LEADS = frozenset(["and", "to", "on", "by", "this"])
+_ANY_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+Span = tuple[float, float]
+Yearly = tuple[int, int]  # [first, last) as month * 100 + day, in any year
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """A span of time a question asks about: [start, end) in POSIX seconds (the hull of
+    the dated phrases; empty when there are none), and days of any year (`yearly`)."""
+
+    start: float
+    end: float
+    yearly: tuple[Yearly, ...]
+    phrase: str  # the words it was read from, for `explain`
+
+    def mask(self, moments: npt.NDArray[np.float64], slack: float) -> npt.NDArray[np.bool_]:
+        """Which of these moments (POSIX seconds) fall inside, `slack` seconds either side
+        counted in."""
+        inside = (moments >= self.start - slack) & (moments < self.end + slack)
+        for shift in (0.0, -slack, slack) if self.yearly else ():
+            days = (moments + shift).astype("datetime64[s]").astype("datetime64[D]")
+            months = days.astype("datetime64[M]")
+            day_of_year = (months.astype(np.int64) % 12 + 1) * 100 + (
+                (days - months).astype(np.int64) + 1
+            )
+            for first, last in self.yearly:
+                if first < last:
+                    inside |= (day_of_year >= first) & (day_of_year < last)
+                else:  # winter: December into the next year
+                    inside |= (day_of_year >= first) | (day_of_year < last)
+        return np.asarray(inside, dtype=np.bool_)
+
+
+def time_window(query: str, reference: datetime) -> Window | None:
+    """The window of every time phrase in the query, read against `reference`; None when
+    the query names no time."""
+    if reference.tzinfo is None:
+        raise ValueError("the reference time needs a timezone")
+    text = query.lower()
+    today = reference.astimezone(UTC).date()
+    years = {int(y) for y in _ANY_YEAR.findall(text)}
+    named_year = years.pop() if len(years) == 1 else None
+    spans: list[Span] = []
+    yearly: list[Yearly] = []
+    phrases: list[str] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pattern in _PATTERNS:
+        for match in pattern.finditer(text):
+            if any(match.start() < end and start < match.end() for start, end in taken):
+                continue  # inside a longer phrase already read
+            taken.append((match.start(), match.end()))
+            read = _read(kind, match, today, named_year)
+            if read is None:  # "31 February 2023" names no day, nor February
+                continue
+            phrases.append(match.group(0).strip())
+            if isinstance(read[0], int):
+                yearly.append((int(read[0]), int(read[1])))
+                continue
+            start, end = float(read[0]), float(read[1])
+            side = match.groupdict().get("side")
+            if side == "before" or side in ("until", "till", "by"):
+                start, end = float("-inf"), end if side != "before" else start
+            elif side in ("after", "since"):
+                start, end = (end if side == "after" else start), float("inf")
+            spans.append((start, end))
+    if not phrases:
+        return None
+    if not spans:
+        return Window(float("inf"), float("-inf"), tuple(yearly), "; ".join(phrases))
+    return Window(
+        min(s for s, _ in spans), max(e for _, e in spans), tuple(yearly), "; ".join(phrases)
+    )
+
+
+def _read(
+    kind: str, match: re.Match[str], today: date, named_year: int | None
+) -> Span | Yearly | None:
+    """[start, end) of one matched phrase, or the days of any year it names; None when
+    its numbers name no real date."""
+    group = match.groupdict()
+    try:
+        if kind == "iso":
+            day = date(int(group["year"]), int(group["mm"]), int(group["dd"]))
+            return _days(day, 1)
+        if kind == "day":
+            month = _MONTHS[group["month"]]
+            return _days(date(int(group["year"]), month, int(group["dd"])), 1)
+        if kind == "month":
+            return _months(int(group["year"]), _MONTHS[group["month"]], 1)
+        if kind == "season":
+            first, length = _SEASONS[group["season"]]
+            return _months(int(group["year"]), first, length)
+        if kind == "year":
+            return _months(int(group["year"]), 1, 12)
+        if kind == "yearless-day":
+            month, dd = _MONTHS[group["month"]], int(group["dd"])
+            date(2000, month, dd)  # a real day (of a leap year)
+            if named_year is not None:
+                return _days(date(named_year, month, dd), 1)
+            return month * 100 + dd, month * 100 + dd + 1
+        if kind in ("yearless-month", "yearless-season"):
+            if kind == "yearless-month":
+                if match.group(0).split()[0] in _VERB_LEADS and group["month"] in _VERBS:
+                    return None  # "and may I ask", "to march in the parade"
+                first, length = _MONTHS[group["month"]], 1
+            else:
+                first, length = _SEASONS[group["season"]]
+            if group.get("which"):  # "last June": the latest June before this month
+                year = today.year if first < today.month else today.year - 1
+                if group["which"] == "this":
+                    year = today.year
+                return _months(year, first, length)
+            if named_year is not None:
+                return _months(named_year, first, length)
+            last = (first + length - 1) % 12 + 1
+            return first * 100 + 1, last * 100 + 1
+    except ValueError:  # 31 February, month 13
+        return None
+    if kind == "ago":
+        return _ago(group["count"], group["unit"], today)
+    if kind == "weekday":
+        back = (today.weekday() - _WEEKDAYS.index(group["weekday"])) % 7 or 7
+        return _days(today - timedelta(days=back), 1)
+    return _relative(" ".join(group["rel"].split()), today)
+
+
+def _ago(count_word: str, unit: str, today: date) -> tuple[float, float]:
+    count = int(count_word) if count_word.isdigit() else _NUMBERS[" ".join(count_word.split())]
+    if unit == "day":
+        return _days(today - timedelta(days=count), 1)
+    if unit == "week":
+        return _days(today - timedelta(days=7 * count + 3), 7)
+    if unit == "month":
+        months = today.year * 12 + today.month - 1 - count
+        return _months(months // 12, months % 12 + 1, 1)
+    return _months(today.year - count, 1, 12)
+
+
+def _relative(phrase: str, today: date) -> tuple[float, float]:
+    if phrase in ("today", "tonight", "this morning"):
+        return _days(today, 1)
+    if phrase == "yesterday":
+        return _days(today - timedelta(days=1), 1)
+    if phrase == "the day before yesterday":
+        return _days(today - timedelta(days=2), 1)
+    which, unit = phrase.split()
+    week_start = today - timedelta(days=today.weekday())
+    if unit == "weekend":
+        saturday = week_start + timedelta(days=5)
+        if which != "this" or saturday > today:
+            saturday -= timedelta(days=7)
+        return _days(saturday, 2)
+    if which == "this":
+        if unit == "week":
+            return _days(week_start, 7)
+        if unit == "month":
+            return _months(today.year, today.month, 1)
+        return _months(today.year, 1, 12)
+    # "last week" is the week before this one, and also the seven days up to today: both
+    if unit == "week":
+        return _days(week_start - timedelta(days=7), (today - week_start).days + 8)
+    if unit == "month":
+        months = today.year * 12 + today.month - 2
+        first = _months(months // 12, months % 12 + 1, 1)[0]
+        return first, _days(today, 1)[1]
+    return _months(today.year - 1, 1, 12)[0], _days(today, 1)[1]
+
+
+def _days(first: date, count: int) -> tuple[float, float]:
+    start = datetime(first.year, first.month, first.day, tzinfo=UTC).timestamp()
+    return start, start + count * _DAY
+
+
+def _months(year: int, month: int, count: int) -> tuple[float, float]:
+    start = datetime(year, month, 1, tzinfo=UTC)
+    months = year * 12 + month - 1 + count
+    end = datetime(months // 12, months % 12 + 1, 1, tzinfo=UTC)
+    return start.timestamp(), end.timestamp()
