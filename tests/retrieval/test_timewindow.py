@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from pagemem import Memory
+from pagemem.retrieval.analysis import Analyzer
 from pagemem.retrieval.ranker import RetrievalConfig
-from pagemem.retrieval.timewindow import time_window
+from pagemem.retrieval.timewindow import asks_when, tells_when, time_window
 
 # a Wednesday
 REFERENCE = datetime(2023, 8, 2, 15, 30, tzinfo=UTC)
@@ -223,3 +224,61 @@ def test_recall_boosts_messages_written_in_the_window(store_target: str) -> None
         me.recall.evict([m.id for m in said])
         found = me.recall.search("what did I paint in May 2023", order="relevance")
         assert [m.id for m in found] == [said[1].id, said[0].id, said[2].id]
+
+
+@pytest.mark.parametrize(
+    ("query", "asks"),
+    [
+        ("When did Caroline go to the support group?", True),
+        ("  when was the trip", True),
+        ("What year did Jon move?", True),
+        ("what date is the wedding", True),
+        ("How long ago did Nate adopt the turtles?", True),
+        ("In which month did she start?", True),
+        ("Where did she go when it rained?", False),  # "when" not asked
+        ("Whenever I call, who answers?", False),
+        ("What did Melanie paint?", False),
+        ("", False),
+    ],
+)
+def test_a_question_asks_when(query: str, asks: bool) -> None:
+    assert asks_when(query) is asks
+
+
+@pytest.mark.parametrize(
+    ("text", "tells"),
+    [
+        ("I went to the support group yesterday", True),
+        ("We went camping two weekends ago", True),
+        ("Last Friday was the recital", True),
+        ("I signed up for a pottery class last week", True),
+        ("We moved here in 2019", True),
+        ("See you on Saturday!", True),
+        ("The party is May 5", True),
+        ("On the 3rd of March we flew", True),
+        ("Next summer we sail", True),
+        ("It happened recently", True),
+        ("We may go camping", False),  # a verb, not a month
+        ("They march for rights", False),
+        ("The party is in May", False),  # "in" is a stop word: May alone could be a verb
+        ("I love painting sunsets", False),
+        ("", False),
+    ],
+)
+def test_a_note_tells_when(text: str, tells: bool) -> None:
+    assert tells_when(Analyzer().terms(text)) is tells
+
+
+def test_a_when_question_prefers_notes_that_say_when(store_target: str) -> None:
+    with Memory(store_target, embedder=None, retrieval=LEXICAL) as mem:
+        me = mem.scope("acme", "camp")
+        undated = me.archive.insert("Mel: camping with the kids is the best, we love camping")
+        dated = me.archive.insert("Mel: we went camping with the kids last weekend")
+        hits = me.archive.search("When did Mel go camping with the kids?", k=2)
+        assert [h.record.id for h in hits] == [dated, undated]
+        assert "says-when" in hits[0].explain
+        assert "says-when" not in hits[1].explain
+        # not asked when: no boost, the note with more of the words first
+        hits = me.archive.search("Does Mel like camping with the kids?", k=2)
+        assert hits[0].record.id == undated
+        assert all("says-when" not in h.explain for h in hits)

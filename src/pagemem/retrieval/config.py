@@ -23,6 +23,9 @@ class RetrievalConfig:
     # it weigh (1 + time_boost) as much; the window is widened by time_slack_days
     time_boost: float = 1.0
     time_slack_days: float = 1.0
+    # when a query asks when ("When did..."): notes that say when something happened
+    # ("yesterday", "last week", "in June") weigh (1 + when_boost) as much
+    when_boost: float = 0.5
     # pseudo-relevance feedback: the query's vector moves feedback_weight toward the
     # mean of its first round's feedback_notes best notes, and the first round's
     # feedback_pool best notes are scored again with it (the rest keep their cosine)

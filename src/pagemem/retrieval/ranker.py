@@ -30,6 +30,7 @@ from pagemem.retrieval.fusion import by_max, min_max, recency, reciprocal_rank, 
 from pagemem.retrieval.in_store import InStore
 from pagemem.retrieval.scope_index import ScopeIndex
 from pagemem.retrieval.snapshot import Snapshots, Stamp, trust_hash
+from pagemem.retrieval.timewindow import asks_when
 from pagemem.store.base import (
     Collection,
     IndexCache,
@@ -553,7 +554,7 @@ class Ranker:
             scores = by_max(
                 features.with_neighbours(index, lexical, prev, nxt, share) if early else lexical
             )
-            ids = list(index.ids)
+            ids = index.ids  # read under the lock only: a write may append to it
             eligible = (
                 features.valid(index, now, as_of, retired) if collection == "records" else None
             )
@@ -605,24 +606,31 @@ class Ranker:
                 when = features.timely(index, query, reference, config.time_slack_days)
             if when is not None:
                 scores = scores * np.where(when[1], 1.0 + config.time_boost, 1.0)
+            dated = None
+            if config.when_boost > 0 and asks_when(query):
+                dated = index.dated.view()
+                scores = scores * np.where(dated, 1.0 + config.when_boost, 1.0)
             scores = scores * index.weights.view() * self._recency(index, now)
-        if eligible is not None:
-            candidates = candidates & eligible
-        ranked = np.where(candidates, scores, -np.inf)
-        depth = min(len(ranked), k)
-        if depth < len(ranked):
-            head = np.argpartition(-ranked, depth - 1)[:depth]
-            order = head[np.argsort(-ranked[head], kind="stable")]
-        else:
-            order = np.argsort(-ranked, kind="stable")
+            if eligible is not None:
+                candidates = candidates & eligible
+            ranked = np.where(candidates, scores, -np.inf)
+            depth = min(len(ranked), k)
+            if depth < len(ranked):
+                head = np.argpartition(-ranked, depth - 1)[:depth]
+                order = head[np.argsort(-ranked[head], kind="stable")]
+            else:
+                order = np.argsort(-ranked, kind="stable")
+            winners = [(int(i), ids[i]) for i in order if candidates[i]]
         results = []
-        for i in (int(i) for i in order if candidates[i]):
+        for i, item in winners:
             explain = f"bm25={lexical[i]:.3f} fused={scores[i]:.3f}"
             if named is not None and named[i]:
                 explain += f" speaker={speaker}"
             if when is not None and when[1][i]:
                 explain += f" time={when[0].phrase!r}"
-            results.append(Ranked(ids[i], float(scores[i]), explain))
+            if dated is not None and dated[i]:
+                explain += " says-when"
+            results.append(Ranked(item, float(scores[i]), explain))
         return results
 
     def _fuse(

@@ -2,9 +2,10 @@
 
 Every note has a position (its document number) and a value in each column: when it
 was written and became true, whether pagemem retired it, its trust weight, its
-speaker, and the number of its id, the order it was written in (which neighbour
-features follow, whatever order notes were added to the index in). The `Ranker`
-builds one per scope and collection and keeps it current.
+speaker, whether it says when something happened, and the number of its id, the
+order it was written in (which neighbour features follow, whatever order notes were
+added to the index in). The `Ranker` builds one per scope and collection and keeps it
+current.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pagemem.retrieval.bm25 import BM25, Column
 from pagemem.retrieval.config import RetrievalConfig
 from pagemem.retrieval.embed import Vectors
 from pagemem.retrieval.speakers import leading_speaker
+from pagemem.retrieval.timewindow import tells_when
 from pagemem.retrieval.vectors import VectorSet
 from pagemem.store.base import IndexRow
 
@@ -48,6 +50,7 @@ class ScopeIndex:
         self.weights = Column(np.float64)  # trust of each note: its origin and flags
         self.speaker_codes = Column(np.int64)  # index into speaker_names, -1: none
         self.speaker_names: dict[str, int] = {}
+        self.dated = Column(np.bool_)  # the note says when something happened
         # the number of each id ("a12" -> 12): the order notes were written in, which
         # neighbours follow; in_order while it ascends with position
         self.numbers = Column(np.int64)
@@ -70,7 +73,8 @@ class ScopeIndex:
         if np.any(np.diff(np.concatenate([before, numbers])) <= 0):
             self.in_order = False
         self.numbers.extend(numbers)
-        first = self.bm25.add_many([analyzer.terms(r.text) for r in rows])
+        terms = [analyzer.terms(r.text) for r in rows]
+        first = self.bm25.add_many(terms)
         present = np.fromiter((r.id in vectors for r in rows), bool, len(rows))
         matrix = np.zeros((len(rows), self.vectors.dim), dtype=np.float32)
         for i, row in enumerate(rows):
@@ -93,6 +97,7 @@ class ScopeIndex:
                 self.speaker_names.setdefault(name, len(self.speaker_names)) if name else -1
             )
         self.speaker_codes.extend(codes)
+        self.dated.extend([tells_when(t) for t in terms])
 
     def export(self) -> dict[str, npt.NDArray[Any]]:
         """Every live note's part of the index, renumbered 0.. in order: what a snapshot
@@ -113,6 +118,7 @@ class ScopeIndex:
             "weights": self.weights.view()[pick],
             "speaker_codes": self.speaker_codes.view()[pick],
             "speaker_names": _text_array(json.dumps(names)),
+            "dated": self.dated.view()[pick],
             "numbers": self.numbers.view()[pick],
         }
 
@@ -139,6 +145,7 @@ class ScopeIndex:
             "expired": index.expired,
             "weights": index.weights,
             "speaker_codes": index.speaker_codes,
+            "dated": index.dated,
             "numbers": index.numbers,
         }
         for name, column in columns.items():

@@ -43,7 +43,7 @@ from pagemem.store.base import Collection, IndexCache
 
 __all__ = ["Snapshot", "Snapshots", "Stamp"]
 
-FORMAT = 2  # 2: speakers read from a note's leading "Name:" too
+FORMAT = 3  # 2: speakers read from a note's leading "Name:" too; 3: which notes say when
 _log = logging.getLogger(__name__)
 
 

@@ -22,16 +22,20 @@ would have to be parsed again here.
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 import numpy as np
 import numpy.typing as npt
+import snowballstemmer
 
-__all__ = ["Window", "time_window"]
+__all__ = ["Window", "asks_when", "tells_when", "time_window"]
 
 _DAY = 86_400.0
+stem = snowballstemmer.stemmer("english").stemWord
 
 _MONTHS = {
     name: number
@@ -371,3 +375,58 @@ def _months(year: int, month: int, count: int) -> tuple[float, float]:
     months = year * 12 + month - 1 + count
     end = datetime(months // 12, months % 12 + 1, 1, tzinfo=UTC)
     return start.timestamp(), end.timestamp()
+
+
+# A question that asks for a time ("When did Melanie go camping?", "What year...",
+# "How long ago...") is answered by a note that says when something happened.
+_ASKS_WHEN = re.compile(
+    r"^\W*(?:when\b|what\s+(?:date|day|year|month|time|week|season)\b|how\s+long\s+ago\b|"
+    r"(?:in|on|during)\s+(?:what|which)\s+(?:date|day|year|month|week|season)\b)",
+    re.IGNORECASE,
+)
+# A note that says when: a day, month or year named, or a time relative to when it was
+# written ("yesterday", "last week", "two days ago", "recently"). Read for every note
+# that enters an index, from the terms the index's analyzer already made of it (stop
+# words gone, Snowball stems), so it costs a set lookup, not another pass over the
+# text. "May" and "March" count only beside a number: they are verbs too.
+_TIME_TERMS = frozenset(
+    [
+        "yesterday",
+        "today",
+        "tonight",
+        "tomorrow",
+        "recent",
+        "ago",
+        "weekend",
+        *(stem(name) for name in _WEEKDAYS),
+        *(stem(name) for name in _MONTHS if len(name) > 3 and name != "march"),
+    ]
+)
+_LEADS = frozenset(["last", "next", "past"])
+_UNITS = frozenset(
+    stem(unit) for unit in ["week", "month", "year", "night", "morning", "evening", *_SEASONS]
+)
+_VERB_MONTHS = frozenset(["may", "march"])
+_YEARS = frozenset(str(year) for year in range(1900, 2100))
+
+
+def asks_when(query: str) -> bool:
+    """Does the question ask for a time?"""
+    return _ASKS_WHEN.search(query) is not None
+
+
+def tells_when(terms: Sequence[str]) -> bool:
+    """Does a note say when something happened (a date, or a time relative to when it
+    was written)? `terms` are the note's terms as `Analyzer.terms` makes them."""
+    if not (_TIME_TERMS.isdisjoint(terms) and _YEARS.isdisjoint(terms)):
+        return True
+    if _LEADS.isdisjoint(terms) and _VERB_MONTHS.isdisjoint(terms):
+        return False
+    for before, after in itertools.pairwise(terms):
+        if before in _LEADS and after in _UNITS:  # "last week", "next summer"
+            return True
+        if (before in _VERB_MONTHS and after.isdigit()) or (
+            after in _VERB_MONTHS and before[:1].isdigit()
+        ):  # "May 5", "5th March"
+            return True
+    return False
