@@ -125,6 +125,10 @@ def test_the_reference_moves_relative_phrases_only() -> None:
         ("after May 2023", date(2023, 6, 1), INF),
         ("since March 2023", date(2023, 3, 1), INF),
         ("until 4 July 2023", -INF, date(2023, 7, 5)),
+        # a count and unit ahead of "before"/"after" move the span instead
+        ("two days before 25 May 2023", date(2023, 5, 23), date(2023, 5, 24)),
+        ("a week after 1 June 2023", date(2023, 6, 8), date(2023, 6, 9)),
+        ("3 days before 2023-03-02", date(2023, 2, 27), date(2023, 2, 28)),
     ],
 )
 def test_before_after_and_since_open_one_side(query: str, start: object, end: object) -> None:
@@ -150,6 +154,7 @@ def test_several_phrases_give_their_hull() -> None:
         "version 2023-13-01",  # no month 13
         "on 31 February 2023",  # no such day
         "the meeting at 10:30",
+        "two days before the trip",  # relative to an event: not read
         "and may I ask",
         "we want to march in the parade",
         "",

@@ -9,11 +9,13 @@ Absolute phrases: a day ("25 May, 2022", "May 25th 2023", "2023-05-25"), a month
 ("May 2023"), a season ("summer 2022", northern hemisphere), a year after a preposition
 ("in 2022", "during 2021"). A day, month or season without a year ("in June", "on
 August 11") takes the year the question names elsewhere, else matches that part of
-any year: the reference is often not when the question is about. Relative
-ones are read against a reference time (now, or the search's `as_of`): "today",
-"yesterday", "last week", "this month", "last year", "last June", "three days ago", "a
-couple of weeks ago", "last weekend", "on Monday". "before"/"after"/"since" in front of a phrase
-open the window on one side. A question with none ("when did...") gets no window.
+any year: the reference is often not when the question is about. Relative ones are
+read against a reference time (now, or the search's `as_of`): "today", "yesterday",
+"last week", "this month", "last year", "last June", "three days ago", "a couple of
+weeks ago", "last weekend", "on Monday". "before"/"after"/"since" in front of a phrase
+open the window on one side; a count ahead ("two days before 25 May 2023") moves it.
+A question with none ("when did...") gets no window; nor does a time relative to an
+event ("two days before the trip"), which would need the event found first.
 
 dateparser was tried for this: it returns points, not periods ("in 2022" is 1 Aug
 2022 when asked on 1 Aug), and reads "May I ask" as a date, so the span of each phrase
@@ -196,6 +198,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 ]
 _VERBS = frozenset(["may", "mar", "march"])  # months that are also verbs
 _VERB_LEADS = frozenset(["and", "to", "on", "by", "this"])
+# "two days before <a time>": the count and unit just ahead of a phrase read with "before"
+_OFFSET = re.compile(r"\b" + _COUNT + r"\s+(?P<unit>day|week|month|year)s?\s+$")
+_UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
 _ANY_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 
 Span = tuple[float, float]
@@ -251,12 +256,22 @@ def time_window(query: str, reference: datetime) -> Window | None:
             read = _read(kind, match, today, named_year)
             if read is None:  # "31 February 2023" names no day, nor February
                 continue
-            phrases.append(match.group(0).strip())
+            phrase = match.group(0).strip()
             if isinstance(read[0], int):
+                phrases.append(phrase)
                 yearly.append((int(read[0]), int(read[1])))
                 continue
             start, end = float(read[0]), float(read[1])
             side = match.groupdict().get("side")
+            offset = _OFFSET.search(text, 0, match.start()) if side in ("before", "after") else None
+            if offset is not None:  # "two days before 25 May 2023": the span, moved
+                count = offset.group("count")
+                number = int(count) if count.isdigit() else _NUMBERS[" ".join(count.split())]
+                shift = number * _UNIT_DAYS[offset.group("unit")] * _DAY
+                shift = -shift if side == "before" else shift
+                start, end, side = start + shift, end + shift, None
+                phrase = f"{offset.group(0).strip()} {phrase}"
+            phrases.append(phrase)
             if side == "before" or side in ("until", "till", "by"):
                 start, end = float("-inf"), end if side != "before" else start
             elif side in ("after", "since"):
