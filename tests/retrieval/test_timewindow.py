@@ -8,7 +8,7 @@ import pytest
 from pagemem import Memory
 from pagemem.retrieval.analysis import Analyzer
 from pagemem.retrieval.ranker import RetrievalConfig
-from pagemem.retrieval.timewindow import asks_when, tells_when, time_window
+from pagemem.retrieval.timewindow import asks_when, event_offset, tells_when, time_window
 
 # a Wednesday
 REFERENCE = datetime(2023, 8, 2, 15, 30, tzinfo=UTC)
@@ -287,3 +287,41 @@ def test_a_when_question_prefers_notes_that_say_when(store_target: str) -> None:
         hits = me.archive.search("Does Mel like camping with the kids?", k=2)
         assert hits[0].record.id == undated
         assert all("says-when" not in h.explain for h in hits)
+
+
+def test_a_time_relative_to_an_event_is_read_from_the_note_that_names_it(
+    store_target: str,
+) -> None:
+    with Memory(store_target, embedder=None, retrieval=LEXICAL) as mem:
+        me = mem.scope("acme", "travel")
+        day = datetime(2023, 6, 10, tzinfo=UTC)
+        hat = me.archive.insert("I bought a straw hat", valid_from=day - timedelta(days=9))
+        cream = me.archive.insert("I bought sunscreen", valid_from=day - timedelta(days=2))
+        trip = me.archive.insert("We left for the trip to Rome", valid_from=day)
+        hits = me.archive.search("What had I bought two days before the trip?", k=3)
+        assert hits[0].record.id == cream
+        assert f"from the trip ({trip})" in hits[0].explain
+        assert all("time=" not in h.explain for h in hits[1:])
+        assert hat in {h.record.id for h in hits}  # a boost, not a filter
+        # no note names the event: no window
+        hits = me.archive.search("What had I bought two days before the wedding?", k=3)
+        assert all("time=" not in h.explain for h in hits)
+
+
+@pytest.mark.parametrize(
+    ("query", "shift_days", "event"),
+    [
+        ("What did I buy two days before the trip?", -2, "the trip"),
+        ("a week after the wedding, where were we", 7, "the wedding"),
+        ("3 months after my surgery", 90, "my surgery"),
+    ],
+)
+def test_event_offsets(query: str, shift_days: int, event: str) -> None:
+    found = event_offset(query)
+    assert found is not None
+    assert found == (shift_days * 86_400.0, event)
+
+
+def test_no_event_offset_without_a_count_and_a_side() -> None:
+    assert event_offset("before the trip") is None
+    assert event_offset("two days in Rome") is None

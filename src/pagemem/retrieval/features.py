@@ -13,12 +13,13 @@ from datetime import datetime
 import numpy as np
 import numpy.typing as npt
 
+from pagemem.retrieval.analysis import Analyzer
 from pagemem.retrieval.bm25 import FloatArray
 from pagemem.retrieval.embed import Vectors
 from pagemem.retrieval.fusion import top
 from pagemem.retrieval.lexical import words
 from pagemem.retrieval.scope_index import ScopeIndex
-from pagemem.retrieval.timewindow import Window, time_window
+from pagemem.retrieval.timewindow import Window, event_offset, time_window
 
 __all__ = [
     "Mask",
@@ -113,16 +114,35 @@ def named_speaker(index: ScopeIndex, query: str) -> str:
 
 
 def timely(
-    index: ScopeIndex, query: str, reference: datetime, slack_days: float
+    index: ScopeIndex, query: str, reference: datetime, slack_days: float, analyzer: Analyzer
 ) -> tuple[Window, Mask] | None:
     """The time the query names and the notes in it: by when their fact became true,
     or for messages when they were written. None when the query names no time."""
-    window = time_window(query, reference)
-    if window is None:
-        return None
     start = index.valid_from.view()
     moments = np.where(np.isfinite(start), start, index.times.view())
+    window = time_window(query, reference)
+    if window is None and (relative := event_offset(query)) is not None:
+        window = _around_event(index, moments, analyzer, *relative)
+    if window is None:
+        return None
     return window, window.mask(moments, slack_days * 86_400.0)
+
+
+def _around_event(
+    index: ScopeIndex, moments: FloatArray, analyzer: Analyzer, shift: float, event: str
+) -> Window | None:
+    """The day `shift` seconds from the note that best names the event (by its words),
+    or None when no note names it."""
+    terms = analyzer.query(event)
+    if not terms:
+        return None
+    scores = index.bm25.scores(terms)
+    best = int(np.argmax(scores)) if len(scores) else -1
+    if best < 0 or scores[best] <= 0 or not np.isfinite(moments[best]):
+        return None
+    day = float(moments[best]) + shift
+    days = f"{shift / 86_400.0:+g} days"
+    return Window(day - 43_200.0, day + 43_200.0, (), f"{days} from {event} ({index.ids[best]})")
 
 
 def feedback(

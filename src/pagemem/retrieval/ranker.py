@@ -220,7 +220,9 @@ class Ranker(IndexKeeper):
             when = None
             if config.time_boost > 0:
                 reference = as_of or now or datetime.now(UTC)
-                when = features.timely(index, query, reference, config.time_slack_days)
+                when = features.timely(
+                    index, query, reference, config.time_slack_days, self.analyzer
+                )
             if when is not None:
                 scores = scores * np.where(when[1], 1.0 + config.time_boost, 1.0)
             dated = None

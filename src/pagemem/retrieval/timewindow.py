@@ -14,8 +14,10 @@ read against a reference time (now, or the search's `as_of`): "today", "yesterda
 "last week", "this month", "last year", "last June", "three days ago", "a couple of
 weeks ago", "last weekend", "on Monday". "before"/"after"/"since" in front of a phrase
 open the window on one side; a count ahead ("two days before 25 May 2023") moves it.
-A question with none ("when did...") gets no window; nor does a time relative to an
-event ("two days before the trip"), which would need the event found first.
+A question with none ("when did...") gets no window. A time relative to an event
+("two days before the trip") needs the event found among the notes first:
+`event_offset` gives the shift and the words naming it, and the ranker's features
+find the note.
 
 dateparser was tried for this: it returns points, not periods ("in 2022" is 1 Aug
 2022 when asked on 1 Aug), and reads "May I ask" as a date, so the span of each phrase
@@ -34,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 import snowballstemmer
 
-__all__ = ["Window", "asks_when", "tells_when", "time_window"]
+__all__ = ["Window", "asks_when", "event_offset", "tells_when", "time_window"]
 
 _DAY = 86_400.0
 stem = snowballstemmer.stemmer("english").stemWord
@@ -201,6 +203,11 @@ _VERB_LEADS = frozenset(["and", "to", "on", "by", "this"])
 # "two days before <a time>": the count and unit just ahead of a phrase read with "before"
 _OFFSET = re.compile(r"\b" + _COUNT + r"\s+(?P<unit>day|week|month|year)s?\s+$")
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
+# "two days before the trip": a count, a unit, a side, then words naming an event
+_EVENT = re.compile(
+    r"\b" + _COUNT + r"\s+(?P<unit>day|week|month|year)s?\s+(?P<side>before|after)\s+"
+    r"(?P<event>[^?.!,;]{3,80})"
+)
 _ANY_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 
 Span = tuple[float, float]
@@ -445,3 +452,16 @@ def tells_when(terms: Sequence[str]) -> bool:
         ):  # "May 5", "5th March"
             return True
     return False
+
+
+def event_offset(query: str) -> tuple[float, str] | None:
+    """For a time relative to an event ("two days before the trip"): the shift in
+    seconds (negative: before) and the words naming the event, which the caller finds
+    among the notes. None when the query has no such phrase."""
+    match = _EVENT.search(query.lower())
+    if match is None:
+        return None
+    count = match.group("count")
+    number = int(count) if count.isdigit() else _NUMBERS[" ".join(count.split())]
+    shift = number * _UNIT_DAYS[match.group("unit")] * _DAY
+    return (-shift if match.group("side") == "before" else shift), match.group("event").strip()
