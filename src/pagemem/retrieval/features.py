@@ -118,10 +118,13 @@ def timely(
 ) -> tuple[Window, Mask] | None:
     """The time the query names and the notes in it: by when their fact became true,
     or for messages when they were written. None when the query names no time."""
+    window = time_window(query, reference)
+    relative = event_offset(query) if window is None else None
+    if window is None and relative is None:  # most queries: no pass over the notes
+        return None
     start = index.valid_from.view()
     moments = np.where(np.isfinite(start), start, index.times.view())
-    window = time_window(query, reference)
-    if window is None and (relative := event_offset(query)) is not None:
+    if relative is not None:
         window = _around_event(index, moments, analyzer, *relative)
     if window is None:
         return None

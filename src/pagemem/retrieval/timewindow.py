@@ -272,10 +272,7 @@ def time_window(query: str, reference: datetime) -> Window | None:
             side = match.groupdict().get("side")
             offset = _OFFSET.search(text, 0, match.start()) if side in ("before", "after") else None
             if offset is not None:  # "two days before 25 May 2023": the span, moved
-                count = offset.group("count")
-                number = int(count) if count.isdigit() else _NUMBERS[" ".join(count.split())]
-                shift = number * _UNIT_DAYS[offset.group("unit")] * _DAY
-                shift = -shift if side == "before" else shift
+                shift = _shift(offset.group("count"), offset.group("unit"), side == "before")
                 start, end, side = start + shift, end + shift, None
                 phrase = f"{offset.group(0).strip()} {phrase}"
             phrases.append(phrase)
@@ -345,8 +342,19 @@ def _read(
     return _relative(" ".join(group["rel"].split()), today)
 
 
+def _count(word: str) -> int:
+    """A count as written: "3", "three", "a couple of"."""
+    return int(word) if word.isdigit() else _NUMBERS[" ".join(word.split())]
+
+
+def _shift(count: str, unit: str, before: bool) -> float:
+    """Seconds that many units away (a month is 30 days, a year 365), back if `before`."""
+    seconds = _count(count) * _UNIT_DAYS[unit] * _DAY
+    return -seconds if before else seconds
+
+
 def _ago(count_word: str, unit: str, today: date) -> tuple[float, float]:
-    count = int(count_word) if count_word.isdigit() else _NUMBERS[" ".join(count_word.split())]
+    count = _count(count_word)
     if unit == "day":
         return _days(today - timedelta(days=count), 1)
     if unit == "week":
@@ -461,7 +469,5 @@ def event_offset(query: str) -> tuple[float, str] | None:
     match = _EVENT.search(query.lower())
     if match is None:
         return None
-    count = match.group("count")
-    number = int(count) if count.isdigit() else _NUMBERS[" ".join(count.split())]
-    shift = number * _UNIT_DAYS[match.group("unit")] * _DAY
-    return (-shift if match.group("side") == "before" else shift), match.group("event").strip()
+    shift = _shift(match.group("count"), match.group("unit"), match.group("side") == "before")
+    return shift, match.group("event").strip()

@@ -162,19 +162,12 @@ class VectorSet:
         else:  # every row, in place: no copy of the matrix
             rows = np.arange(n)
         matrix = self._rows[:n] if ann is None else self._rows[rows]
+        out[rows], near = self._cosines(matrix, rows, query, centre)
         plain = out
         if centre:
-            mean = (self._sum / self._count).astype(np.float32)
-            shifted = query - mean
-            norm_q = float(np.linalg.norm(shifted)) or 1.0
-            norms, dots = self._row_norms(mean)
-            product = matrix @ shifted
-            out[rows] = product / (norms[rows] * norm_q)
             plain = np.zeros(n)
-            plain[rows] = product + dots[rows]  # row . query = row . (query - mean) + row . mean
+            plain[rows] = near
             plain[~self._live[:n]] = 0.0
-        else:
-            out[rows] = matrix @ query
         scored[rows] = self._live[rows]
         out[~scored] = 0.0
         return out, scored, plain
@@ -185,16 +178,23 @@ class VectorSet:
         """`scores` for these live rows only: their cosine to `query` (centred if asked)
         and their plain cosine. A second look at a search's best rows costs their
         number, not the scope's."""
-        matrix = self._rows[docs]
-        if not centre or not self._count:
-            raw = (matrix @ query).astype(np.float64)
+        return self._cosines(self._rows[docs], docs, query, centre and self._count > 0)
+
+    def _cosines(
+        self, matrix: Vectors, rows: npt.NDArray[np.int64], query: Vectors, centre: bool
+    ) -> tuple[FloatArray, FloatArray]:
+        """The cosine of `matrix` (the set's `rows`) to `query`, centred on the mean row
+        if asked, and the plain cosine (the same when not centred)."""
+        if not centre:
+            raw: FloatArray = (matrix @ query).astype(np.float64)
             return raw, raw
         mean = (self._sum / self._count).astype(np.float32)
         shifted = query - mean
         norm_q = float(np.linalg.norm(shifted)) or 1.0
         norms, dots = self._row_norms(mean)
-        product = (matrix @ shifted).astype(np.float64)
-        return product / (norms[docs] * norm_q), product + dots[docs]
+        product = matrix @ shifted
+        # row . query = row . (query - mean) + row . mean
+        return product / (norms[rows] * norm_q), product + dots[rows]
 
     def nearest_recent(
         self, queries: Vectors, k: int, *, window: int, mask: npt.NDArray[np.bool_]
