@@ -70,3 +70,9 @@ def test_a_change_that_rests_on_a_marker_word_is_not_certain() -> None:
     assert (swapped.kind, swapped.certain) == ("change", True)
     said = relate(read("Lives in Seville."), read("Moved to Lisbon now."), 0.6)
     assert (said.kind, said.certain) == ("change", False)
+
+
+def test_a_blood_type_chain_changes_at_every_link() -> None:
+    first, second, third = (read(f"Dad's blood type: {v}.") for v in ("A+", "A-", "AB-"))
+    assert relate(first, second, 0.95).kind == "change"
+    assert relate(second, third, 0.95).kind == "change"

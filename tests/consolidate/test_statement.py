@@ -66,3 +66,11 @@ def test_marker_words_inside_a_name_mark_nothing() -> None:
 def test_a_verb_starting_a_sentence_is_not_a_name() -> None:
     assert "insur" not in values("Insuring Grandad's fiddle needed a description")
     assert "grandad" in values("Insuring Grandad's fiddle needed a description")
+
+
+def test_a_sign_after_capitals_is_part_of_the_value() -> None:
+    # blood types and grades: "A-" is not "A", and "AB-" is not "A-" said again
+    assert values("Dad's blood type: A-.") == {"a-": "code"}
+    assert values("Dad's blood type: AB-.") == {"ab-": "code"}
+    assert values("got a B+ on the essay") == {"b+": "code"}
+    assert "a-" not in values("an A-level in maths")  # a hyphen inside a word is no sign

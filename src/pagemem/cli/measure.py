@@ -484,6 +484,7 @@ def eval_facts(
         ("update as of a past date", "update-as-of"),
         ("lost-write chains: latest ranks first", "lostwrite"),
         ("look-alike found in the top 5", "lookalike-found"),
+        ("look-alike asked for ranks first", "lookalike-first"),
         ("look-alike still current", "lookalike-current"),
         ("look-alike not marked outdated", "lookalike-unmarked"),
         ("restatement fills at most 2 of the top 5", "restatement"),

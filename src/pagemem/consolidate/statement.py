@@ -38,6 +38,7 @@ _TOKEN = re.compile(
 _NAME_INSIDE = re.compile(
     r"(?<=[^\s.!?:;] )['\"\u2018\u201c]?(?!I\b)[A-Z](?:[a-z\u00e0-\u00ff][\w'\u2019-]*)?\b"
 )
+_SIGNED = re.compile(r"[A-Z]{1,2}[+-]")
 _CLITIC = re.compile(r"(?i)(n't|'s|'m|'re|'ve|'d|'ll)$")
 
 _NUMBER_WORDS = {
@@ -193,7 +194,9 @@ def _tokens(text: str) -> list[_Token]:
                 out.append(_Token(clitic.group(1), clitic.group(1).lower(), "word", False))
                 initial = False
                 continue
-            raw = raw.strip("'-")
+            # a sign after a capital or two is part of the value ("A-", "AB+", "B-")
+            if not _SIGNED.fullmatch(raw):
+                raw = raw.strip("'-")
             if not raw:
                 continue
         out.append(_Token(raw, raw.lower(), kind, initial))

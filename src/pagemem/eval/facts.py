@@ -157,7 +157,8 @@ class FactReport:
 
     scenarios: int = 0
     # (split, measure) -> tally; measures: update, update-as-of, lookalike-found,
-    # lookalike-current, lookalike-unmarked, restatement, restatement-found, kept-current
+    # lookalike-first, lookalike-current, lookalike-unmarked, restatement,
+    # restatement-found, kept-current
     tallies: dict[tuple[str, str], Tally] = field(default_factory=dict)
     writes: int = 0
     lost: int = 0
@@ -278,6 +279,8 @@ def _score(
             record = me.archive.get(record_id)
             found = record_id in ranks
             report.tally(split, "lookalike-found").add(found)
+            # ordering facts newest first must not push the one asked for down
+            report.tally(split, "lookalike-first").add(ranks.get(record_id) == 0)
             report.tally(split, "lookalike-current").add(record.expired_at is None)
             marked = any(f.startswith(OUTDATED) for f in flags.get(record_id, ()))
             report.tally(split, "lookalike-unmarked").add(not marked)
