@@ -88,6 +88,7 @@ class BM25:
         self._lengths = Column(np.float64)
         self._alive = Column(np.bool_)
         self._live_count = 0
+        self._context_cache: tuple[tuple[int, ...], Any, FloatArray] | None = None
         self._live_length = 0
         self._norm_cache: tuple[tuple[int, int, int], FloatArray] | None = None
 
@@ -229,40 +230,69 @@ class BM25:
     def context_scores(
         self, terms: Sequence[str], prev: npt.NDArray[np.int64], nxt: npt.NDArray[np.int64]
     ) -> FloatArray:
-        """BM25 of each document read together with its neighbours (`prev`/`nxt`, -1: none).
+        """BM25 of each document read together with its neighbours (`prev`/`nxt`, -1: none;
+        each the other's inverse, between live documents).
 
         A reply ("a golden retriever named Biscuit") rarely repeats the question's words;
-        scored as one passage with the turn before it, it matches.
+        scored as one passage with the turn before it, it matches. Only the passages
+        holding a term are touched: a term's documents and their neighbours.
         """
         n = len(self._lengths)
         scores = np.zeros(n)
         if not self._live_count or not terms:
             return scores
-        alive = self._alive.view().astype(np.float64)
-        has_prev, has_next = prev >= 0, nxt >= 0
-        lengths = self._lengths.view() * alive
-        context_lengths = (
-            lengths + np.where(has_prev, lengths[prev], 0) + np.where(has_next, lengths[nxt], 0)
-        )
-        average = float(context_lengths[alive > 0].mean()) or 1.0
-        norm = self.k1 * (1.0 - self.b + self.b * context_lengths / average)
+        alive = self._alive.view()
+        norm = self._context_norm(prev, nxt)
+        tf = np.zeros(n)
+        marked = np.zeros(n, dtype=bool)
         for term in dict.fromkeys(terms):
             packed = self._pack(term)
             if packed is None:
                 continue
             docs, tfs = packed
-            tf = np.zeros(n)
-            tf[docs] = tfs
-            tf *= alive
+            keep = alive[docs]
+            docs = docs[keep]
+            if not len(docs):
+                continue
+            after, before = nxt[docs], prev[docs]
+            marked[docs] = True
+            marked[after[after >= 0]] = True
+            marked[before[before >= 0]] = True
+            touched = np.flatnonzero(marked)
+            marked[touched] = False
+            tf[docs] = tfs[keep]
+            left, right = prev[touched], nxt[touched]
             context_tf = (
-                tf + np.where(has_prev, tf[prev], 0.0) + np.where(has_next, tf[nxt], 0.0)
-            ) * alive
+                tf[touched]
+                + np.where(left >= 0, tf[left], 0.0)
+                + np.where(right >= 0, tf[right], 0.0)
+            ) * alive[touched]
+            tf[docs] = 0.0  # ready for the next term
             df = int(np.count_nonzero(context_tf))
             if df == 0:
                 continue
             idf = math.log(1.0 + (self._live_count - df + 0.5) / (df + 0.5))
-            scores += idf * context_tf * (self.k1 + 1.0) / (context_tf + norm)
+            scores[touched] += idf * context_tf * (self.k1 + 1.0) / (context_tf + norm[touched])
         return scores
+
+    def _context_norm(self, prev: npt.NDArray[np.int64], nxt: npt.NDArray[np.int64]) -> FloatArray:
+        """Each passage's length normalisation, kept while the neighbours are the same
+        arrays and the statistics have not changed."""
+        state = (len(self._lengths), self._live_count, self._live_length)
+        cached = self._context_cache
+        if cached is not None and cached[0] == state and cached[1] is prev:
+            return cached[2]
+        alive = self._alive.view().astype(np.float64)
+        lengths = self._lengths.view() * alive
+        context_lengths = (
+            lengths
+            + np.where(prev >= 0, lengths[prev], 0.0)
+            + np.where(nxt >= 0, lengths[nxt], 0.0)
+        )
+        average = float(context_lengths[alive > 0].mean()) or 1.0
+        norm: FloatArray = self.k1 * (1.0 - self.b + self.b * context_lengths / average)
+        self._context_cache = (state, prev, norm)
+        return norm
 
     def _norm(self) -> FloatArray:
         """Each document's length normalisation, kept until the statistics change (a

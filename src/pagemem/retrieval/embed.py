@@ -107,6 +107,10 @@ def _load(max_length: int, threads: int):  # type: ignore[no-untyped-def]
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
+    # Workers that spin after a run take a core from what runs next (the vector scan,
+    # BLAS, the rest of a search): on two cores, 8.6 -> 5.3 ms an embedding and 14.7 ->
+    # 7.8 ms the 100k-row scan after it.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     session = ort.InferenceSession(
         _verified("model.onnx"),
         sess_options=options,

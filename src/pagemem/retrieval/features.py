@@ -73,6 +73,12 @@ def adjacency(index: ScopeIndex, gap_seconds: float) -> tuple[Neighbours, Neighb
     order written, not the index's, so a note held and released (added again at the end
     of the index) keeps the neighbours a fresh index would give it.
     """
+    # Only a write changes them: at one length the live count only falls, so the pair
+    # names the live set (hold and release add the note again at the end).
+    state = (len(index.ids), index.bm25.live, gap_seconds)
+    cached = index.neighbours
+    if cached is not None and cached[0] == state:
+        return cached[1], cached[2]
     n = len(index.ids)
     prev = np.full(n, -1, dtype=np.int64)
     nxt = np.full(n, -1, dtype=np.int64)
@@ -84,6 +90,7 @@ def adjacency(index: ScopeIndex, gap_seconds: float) -> tuple[Neighbours, Neighb
         near = np.abs(np.diff(times)) <= gap_seconds
         prev[live[1:]] = np.where(near, live[:-1], -1)
         nxt[live[:-1]] = np.where(near, live[1:], -1)
+    index.neighbours = (state, prev, nxt)
     return prev, nxt
 
 

@@ -56,6 +56,10 @@ class ScopeIndex:
         self.numbers = Column(np.int64)
         self.in_order = True
         self.revision = -1
+        # each note's neighbours as `features.adjacency` found them, and for what state
+        self.neighbours: (
+            tuple[tuple[int, int, float], npt.NDArray[np.int64], npt.NDArray[np.int64]] | None
+        ) = None
         self.saved = -1  # the revision of its last snapshot (-1: none)
         self.graph_saved = False  # whether that snapshot holds its HNSW graph
 

@@ -156,12 +156,13 @@ class VectorSet:
         if not self._count:
             return out, scored, out
         ann = self._ann_index()
+        rows: npt.NDArray[np.int64] | slice
         if ann is not None:
             found = ann.search(query, min(self.ann_candidates, len(ann)))
             rows = np.asarray(found.keys, dtype=np.int64)
-        else:  # every row, in place: no copy of the matrix
-            rows = np.arange(n)
-        matrix = self._rows[:n] if ann is None else self._rows[rows]
+        else:  # every row, in place: no copy of the matrix or of its columns
+            rows = slice(0, n)
+        matrix = self._rows[rows]
         out[rows], near = self._cosines(matrix, rows, query, centre)
         plain = out
         if centre:
@@ -181,7 +182,7 @@ class VectorSet:
         return self._cosines(self._rows[docs], docs, query, centre and self._count > 0)
 
     def _cosines(
-        self, matrix: Vectors, rows: npt.NDArray[np.int64], query: Vectors, centre: bool
+        self, matrix: Vectors, rows: npt.NDArray[np.int64] | slice, query: Vectors, centre: bool
     ) -> tuple[FloatArray, FloatArray]:
         """The cosine of `matrix` (the set's `rows`) to `query`, centred on the mean row
         if asked, and the plain cosine (the same when not centred)."""
