@@ -452,11 +452,16 @@ class ForeignWrites:
         return "another process writes" if self.writers == 1 else f"{self.writers} processes write"
 
 
-def _writer(path: str, count: int, interval: float, seed: int = 23) -> None:
-    """Another process: one insert every `interval` seconds, the real write path."""
+def _writer(path: str, count: int, interval: float, seed: int = 23, ready: Any = None) -> None:
+    """Another process: one insert every `interval` seconds, the real write path. It
+    says when it is `ready` (model and index loaded): a process starting up is not
+    what the measure is about."""
     text = _Text(seed)
     with Memory(path) as memory:
         me = memory.scope("bench", "shared")
+        me.archive.search(text.query(), k=1)
+        if ready is not None:
+            ready.set()
         for _ in range(count):
             start = time.perf_counter()
             me.archive.insert(text.sentence())
@@ -491,12 +496,15 @@ def foreign_writes(
                 me.archive.search(text.query(), k=10)
                 alone.append((time.perf_counter() - start) * 1000)
             rebuilds, applied = memory.ranker.rebuilds, memory.ranker.caught_up
+            ready = [context.Event() for _ in range(writers)]
             others = [
-                context.Process(target=_writer, args=(path, writes, 1.0 / per_s, 23 + n))
-                for n in range(writers)
+                context.Process(target=_writer, args=(path, writes, 1.0 / per_s, 23 + n, event))
+                for n, event in enumerate(ready)
             ]
             for writer in others:
                 writer.start()
+            for event in ready:
+                event.wait(timeout=300)
             shared = []
             began = time.perf_counter()
             while any(writer.is_alive() for writer in others):

@@ -3,6 +3,7 @@ applied item by item, never a rebuild, and the results are those of a fresh inde
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -123,7 +124,8 @@ def test_another_process_writing_costs_the_reader_no_rebuild(tmp_path: Path) -> 
 
 def test_a_note_held_and_released_ranks_as_in_a_fresh_index(target: str) -> None:
     """Neighbours follow the order notes were written, not the index's: a released note
-    (added again at the end of the index) keeps its place in the conversation."""
+    (added again at the end of the index) keeps its place in the conversation, and the
+    same notes rank the same after a restart and after export and import."""
     turns = [
         "we talked about the trip to Lisbon",
         "the hotel is near the river",
@@ -137,8 +139,8 @@ def test_a_note_held_and_released_ranks_as_in_a_fresh_index(target: str) -> None
     ids = [me.archive.insert(t, kind="episodic") for t in turns]
     queries = ("river hotel", "flight May", "Miso", "train Porto", "Lisbon trip")
 
-    def ranks(m: Memory) -> list[list[tuple[str, float]]]:
-        scope = m.scope("acme", "priya")
+    def ranks(m: Memory, user: str = "priya") -> list[list[tuple[str, float]]]:
+        scope = m.scope("acme", user)
         return [
             [(h.record.id, round(h.score, 6)) for h in scope.archive.search(q, k=6)]
             for q in queries
@@ -148,3 +150,7 @@ def test_a_note_held_and_released_ranks_as_in_a_fresh_index(target: str) -> None
     me.archive.hold(ids[2])
     me.archive.release(ids[2])
     assert ranks(memory) == ranks(Memory(target, embedder=HashEmbedder())) == before
+    exported = io.StringIO()
+    me.export_jsonl(exported)
+    memory.scope("acme", "priya-copy").restore(exported.getvalue().splitlines())
+    assert ranks(memory, "priya-copy") == before
