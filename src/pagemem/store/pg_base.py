@@ -22,10 +22,10 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
 from pagemem.errors import InvalidInputError
-from pagemem.models import Block, Kind, Message, Origin, Record, Role, Scope, ToolCall
+from pagemem.models import Record, Scope
 from pagemem.store.announce import Announcer, Announces
 from pagemem.store.base import NewRecord, ScopeDump
-from pagemem.store.common import scope_of, stored, text_hash
+from pagemem.store.common import stored, text_hash
 from pagemem.store.pg_schema import APP_ROLE, migrate
 from pagemem.store.sql_core import Dialect, SQLCore
 
@@ -55,6 +55,8 @@ POSTGRES = Dialect(
     binary=' COLLATE "C"',
     find="strpos",
     duplicate=(psycopg.errors.UniqueViolation,),
+    epoch="extract(epoch FROM {})::float8",
+    json_text="{0} ->> '{1}'",
 )
 
 
@@ -89,55 +91,6 @@ def tsquery(terms: Sequence[str]) -> str:
     return " | ".join(quoted)
 
 
-def record_of(row: Row) -> Record:
-    return Record(
-        id=row["id"],
-        scope=scope_of(row["tenant_id"], row["user_id"], row["agent_id"]),
-        text=row["text"],
-        kind=cast(Kind, row["kind"]),
-        origin=cast(Origin, row["origin"]),
-        source=row["source"],
-        created_at=row["created_at"],
-        valid_from=row["valid_from"],
-        valid_to=row["valid_to"],
-        tags=tuple(row["tags"]),
-        metadata=row["metadata"],
-        flags=tuple(row["flags"]),
-        quarantined=row["quarantined"],
-        key=row["fact_key"],
-        expired_at=row["expired_at"],
-        superseded_by=row["superseded_by"],
-        mentions=row["mentions"],
-        consolidation=row["consolidation"],
-        consolidated_with=row["consolidated_with"],
-    )
-
-
-def message_of(row: Row) -> Message:
-    return Message(
-        id=row["id"],
-        role=cast(Role, row["role"]),
-        content=row["content"],
-        created_at=row["created_at"],
-        seq=row["seq"],
-        name=row["name"],
-        tool_call_id=row["tool_call_id"],
-        in_context=row["in_context"],
-        evicted_at=row["evicted_at"],
-        tool_calls=tuple(ToolCall(**call) for call in row["tool_calls"] or []),
-    )
-
-
-def block_of(row: Row) -> Block:
-    return Block(
-        label=row["label"],
-        value=row["value"],
-        limit=row["token_limit"],
-        updated_at=row["updated_at"],
-        description=row["description"],
-    )
-
-
 def vector_param(blob: bytes) -> np.ndarray[Any, np.dtype[np.float32]]:
     return np.frombuffer(blob, dtype=np.float32)
 
@@ -155,13 +108,7 @@ class PostgresBase(SQLCore, Announces):
         with self._tx(_tenant(owner)) as conn:
             return conn.execute(sql, params).fetchall()
 
-    def _record_of(self, row: Any) -> Record:
-        return record_of(row)
-
     message_columns = MESSAGE_COLUMNS
-
-    def _message_of(self, row: Any) -> Message:
-        return message_of(row)
 
     def _restore_records(self, conn: Any, scope: Scope, dump: ScopeDump) -> None:
         with conn.cursor() as cursor:

@@ -2,9 +2,9 @@
 
 A backend supplies a `Dialect` (placeholders, how a time, a flag and stored JSON are
 passed, the few functions that are spelled differently) and its hooks: a write
-transaction, a read, and how a record or message row becomes a `Record` or `Message`
-(with the columns it reads). Hooks are defined here, last in the method order, so a
-backend's own definitions win over these.
+transaction, a read, and the columns a record or message row is read from (turning the
+row into a `Record` or `Message` is shared). Hooks are defined here, last in the method
+order, so a backend's own definitions win over these.
 Everything written on top of those (the history log, the change feed, id counters, and
 the parts of the store that run the same statements, such as `store/sql_facts.py`)
 lives here once. What really differs stays in the backend: schema, full-text and
@@ -19,11 +19,12 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
-from pagemem.models import Message, Record, Scope
+from pagemem.models import Kind, Message, Origin, Record, Role, Scope, ToolCall
 from pagemem.store.announce import Announcer
 from pagemem.store.base import CHANGES_KEPT, Collection, NewRecord, ScopeDump
+from pagemem.store.common import scope_of
 
 __all__ = ["Dialect", "SQLCore"]
 
@@ -44,6 +45,8 @@ class Dialect:
     binary: str  # appended to ORDER BY for byte order, whatever the database's locale
     find: str  # where a substring starts in a string (0: absent): instr(), strpos()
     duplicate: tuple[type[Exception], ...]  # what a unique key's violation raises
+    epoch: str  # a stored time as POSIX seconds, "{}" the column
+    json_text: str  # a text field of a stored JSON object, "{0}" the column, "{1}" the field
 
     def sql(self, text: str) -> str:
         """A shared statement (written with ? placeholders) in this dialect."""
@@ -66,6 +69,8 @@ class Dialect:
 
     def json_list(self, stored: Any) -> list[Any]:
         """A stored JSON array as a list."""
+        if stored == "[]":  # most flags and tags: no parse
+            return []
         return list(json.loads(stored) if isinstance(stored, str) else stored)
 
     def flag(self, value: bool) -> Any:
@@ -73,6 +78,8 @@ class Dialect:
 
     def json_value(self, stored: Any) -> dict[str, Any]:
         """A stored JSON object as a dict (SQLite keeps text, PostgreSQL jsonb)."""
+        if stored == "{}":
+            return {}
         value = json.loads(stored) if isinstance(stored, str) else stored
         return dict(value)
 
@@ -119,10 +126,45 @@ class SQLCore:
         raise NotImplementedError
 
     def _record_of(self, row: Any) -> Record:
-        raise NotImplementedError
+        """A records row (the `record_columns`) as a Record, whatever the backend."""
+        d = self.dialect
+        return Record(
+            id=row["id"],
+            scope=scope_of(row["tenant_id"], row["user_id"], row["agent_id"]),
+            text=row["text"],
+            kind=cast(Kind, row["kind"]),
+            origin=cast(Origin, row["origin"]),
+            source=row["source"],
+            created_at=d.time_out(row["created_at"]),
+            valid_from=d.time_out(row["valid_from"]),
+            valid_to=d.maybe_time_out(row["valid_to"]),
+            tags=tuple(d.json_list(row["tags"])),
+            metadata=d.json_value(row["metadata"]),
+            flags=tuple(d.json_list(row["flags"])),
+            quarantined=bool(row["quarantined"]),
+            key=row["fact_key"],
+            expired_at=d.maybe_time_out(row["expired_at"]),
+            superseded_by=row["superseded_by"],
+            mentions=row["mentions"],
+            consolidation=row["consolidation"],
+            consolidated_with=row["consolidated_with"],
+        )
 
     def _message_of(self, row: Any) -> Message:
-        raise NotImplementedError
+        """A messages row (the `message_columns`) as a Message."""
+        d = self.dialect
+        return Message(
+            id=row["id"],
+            role=cast(Role, row["role"]),
+            content=row["content"],
+            created_at=d.time_out(row["created_at"]),
+            seq=row["seq"],
+            name=row["name"],
+            tool_call_id=row["tool_call_id"],
+            in_context=bool(row["in_context"]),
+            evicted_at=d.maybe_time_out(row["evicted_at"]),
+            tool_calls=tuple(ToolCall(**call) for call in d.json_list(row["tool_calls"] or [])),
+        )
 
     def _insert_records_in(
         self, conn: Any, scope: Scope, records: Sequence[NewRecord], *, actor: str

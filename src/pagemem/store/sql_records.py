@@ -1,4 +1,4 @@
-"""Reading archival notes: by id, by filter, counted. The same statements on both
+"""Writing archival notes and reading them: by id, by filter, counted. The same statements on both
 backends (see `store/sql_core.py`); how tags are stored (a table, an array) is each
 backend's `_tagged`."""
 
@@ -8,13 +8,24 @@ from collections.abc import Sequence
 from typing import Any
 
 from pagemem.models import Record, Scope
-from pagemem.store.base import RecordFilter
+from pagemem.store.base import NewRecord, RecordFilter
 from pagemem.store.sql_core import SQLCore, chunks, key, scoped
 
 __all__ = ["RecordsMixin"]
 
 
 class RecordsMixin(SQLCore):
+    def insert_record(self, scope: Scope, record: NewRecord, *, actor: str) -> Record:
+        return self.insert_records(scope, [record], actor=actor)[0]
+
+    def insert_records(
+        self, scope: Scope, records: Sequence[NewRecord], *, actor: str
+    ) -> list[Record]:
+        if not records:
+            return []
+        with self._transaction(scope) as conn:
+            return self._insert_records_in(conn, scope, records, actor=actor)
+
     def get_records(self, scope: Scope, record_ids: Sequence[str]) -> list[Record]:
         rows: list[Any] = []
         for chunk in chunks(record_ids):

@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from pagemem.models import Message, Record, Scope
+from pagemem.models import Record, Scope
 from pagemem.store.announce import Announcer, Announces
 from pagemem.store.base import NewRecord, ScopeDump
 from pagemem.store.common import stored
@@ -24,8 +24,6 @@ from pagemem.store.sqlite_rows import (
     _MESSAGE_COLUMNS,
     _RECORD_COLUMNS,
     _key,
-    _message,
-    _record,
     insert_record_row,
 )
 
@@ -42,6 +40,8 @@ SQLITE = Dialect(
     binary="",  # text compares by bytes unless told otherwise
     find="instr",
     duplicate=(sqlite3.IntegrityError,),
+    epoch="((julianday({}) - 2440587.5) * 86400.0)",  # stored as ISO text
+    json_text="json_extract({0}, '$.{1}')",
 )
 
 
@@ -75,13 +75,7 @@ class SQLiteBase(SQLCore, Announces):
     def _rows(self, owner: Scope | str | None, sql: str, params: Sequence[Any]) -> list[Any]:
         return self._read(sql, params)
 
-    def _record_of(self, row: Any) -> Record:
-        return _record(row)
-
     message_columns = _MESSAGE_COLUMNS
-
-    def _message_of(self, row: Any) -> Message:
-        return _message(row)
 
     def _restore_records(self, conn: Any, scope: Scope, dump: ScopeDump) -> None:
         for record in dump.records:
