@@ -39,6 +39,10 @@ class IndexRowsMixin(SQLCore):
         """A stored vector as float32 bytes."""
         raise NotImplementedError
 
+    def _values(self, row: Any) -> Sequence[Any]:
+        """A row's values in the order of its columns (rows by name are dicts here)."""
+        return tuple(row.values())
+
     def index_rows(
         self,
         scope: Scope,
@@ -76,23 +80,28 @@ class IndexRowsMixin(SQLCore):
             f"AND t.pk > ? {f'AND {among} ' if among else ''}ORDER BY t.pk LIMIT ?",
             (model_id or "", *key(scope), after, *chosen, limit),
         )
-        records = collection == "records"
-        return [
-            IndexRow(
-                pk=row["pk"],
-                id=row["id"],
-                text=row["text"],
-                created_at=row["created"],
-                origin=row["origin"] if records else origin_of_role(row["origin"]),
-                speaker=row["speaker"] if isinstance(row["speaker"], str) else None,
-                vector=None if row["vector"] is None else self._vector_bytes(row["vector"]),
-                flags=tuple(d.json_list(row["flags"])),
-                valid_from=float("-inf") if row["valid_from"] is None else row["valid_from"],
-                valid_to=_end(row["valid_to"]),
-                expired=bool(row["expired"]),
+        records, json_list = collection == "records", d.json_list
+        out = []
+        for row in rows:  # by position: a scope's first load reads every row
+            pk, item, text, origin, speaker, flags, start, end, expired, created, vector = (
+                self._values(row)
             )
-            for row in rows
-        ]
+            out.append(
+                IndexRow(
+                    pk=pk,
+                    id=item,
+                    text=text,
+                    created_at=created,
+                    origin=origin if records else origin_of_role(origin),
+                    speaker=speaker if isinstance(speaker, str) else None,
+                    vector=None if vector is None else self._vector_bytes(vector),
+                    flags=() if flags == "[]" else tuple(json_list(flags)),
+                    valid_from=float("-inf") if start is None else start,
+                    valid_to=_end(end),
+                    expired=bool(expired),
+                )
+            )
+        return out
 
     def index_keys(self, scope: Scope, collection: Collection) -> list[tuple[str, float, bool]]:
         d = self.dialect

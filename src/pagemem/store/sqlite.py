@@ -59,6 +59,9 @@ class SQLiteStore(
     def _vector_bytes(self, stored: Any) -> bytes:
         return bytes(stored)
 
+    def _values(self, row: Any) -> Sequence[Any]:
+        return row  # type: ignore[no-any-return]  # a sqlite3.Row is a sequence too
+
     # archival records
 
     def find_vectors(
