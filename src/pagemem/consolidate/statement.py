@@ -224,8 +224,11 @@ def _number(raw: str) -> str:
 def _number_words(tokens: list[_Token], i: int) -> tuple[str, int] | None:
     """The number a run of number words starting at `i` says ("four thousand", "two
     hundred and fifty", "twenty-five"), and how many tokens it takes; None for one word."""
-    if tokens[i].kind != "word" or not all(p in _UNITS for p in tokens[i].low.split("-")):
-        return None  # a run starts with a unit ("four", "twenty-five")
+    first = tokens[i]
+    if first.kind != "word" or (first.low not in _UNITS and "-" not in first.low):
+        return None  # a run starts with a unit ("four", "twenty-five"): most words are not
+    if not all(p in _UNITS for p in first.low.split("-")):
+        return None
     total, current, used, end = 0, 0, 0, i
     for j in range(i, len(tokens)):
         low = tokens[j].low
@@ -337,7 +340,7 @@ def read(text: str) -> Statement:
         ):
             value, kind = (low.rstrip("s"), "date") if low.startswith("week") else (low[:3], "date")
         elif (
-            any(ch.isdigit() for ch in low)
+            (not low.isalpha() and any(ch.isdigit() for ch in low))
             or (len(token.raw) > 1 and token.raw.isupper())
             or _letter(tokens, i)
             or token.raw in ("+", "-")
