@@ -22,6 +22,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from multiprocessing.synchronize import Event
 from pathlib import Path
 from typing import Any
 
@@ -452,7 +453,9 @@ class ForeignWrites:
         return "another process writes" if self.writers == 1 else f"{self.writers} processes write"
 
 
-def _writer(path: str, count: int, interval: float, seed: int = 23, ready: Any = None) -> None:
+def _writer(
+    path: str, count: int, interval: float, seed: int = 23, ready: Event | None = None
+) -> None:
     """Another process: one insert every `interval` seconds, the real write path. It
     says when it is `ready` (model and index loaded): a process starting up is not
     what the measure is about."""

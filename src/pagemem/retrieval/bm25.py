@@ -88,9 +88,10 @@ class BM25:
         self._lengths = Column(np.float64)
         self._alive = Column(np.bool_)
         self._live_count = 0
-        self._context_cache: tuple[tuple[int, ...], Any, FloatArray] | None = None
         self._live_length = 0
         self._norm_cache: tuple[tuple[int, int, int], FloatArray] | None = None
+        # (statistics, the neighbour array it was made for, passage normalisation)
+        self._context_cache: tuple[tuple[int, int, int], Any, FloatArray] | None = None
 
     def __len__(self) -> int:
         return len(self._lengths)

@@ -95,7 +95,7 @@ class IndexRowsMixin(SQLCore):
                     origin=origin if records else origin_of_role(origin),
                     speaker=speaker if isinstance(speaker, str) else None,
                     vector=None if vector is None else self._vector_bytes(vector),
-                    flags=() if flags == "[]" else tuple(json_list(flags)),
+                    flags=tuple(json_list(flags)),
                     valid_from=float("-inf") if start is None else start,
                     valid_to=_end(end),
                     expired=bool(expired),
@@ -109,7 +109,7 @@ class IndexRowsMixin(SQLCore):
         if collection == "records":
             columns = f"{d.epoch.format('t.valid_to')} AS valid_to, t.expired_at IS NOT NULL"
         else:
-            columns = "NULL AS valid_to, " + d.false
+            columns = f"NULL AS valid_to, {d.false}"
         rows = self._select(
             scope,
             f"SELECT t.id AS id, {columns} AS expired FROM {tables.rows} t "

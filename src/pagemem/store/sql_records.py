@@ -1,6 +1,6 @@
-"""Writing archival notes and reading them: by id, by filter, counted. The same statements on both
-backends (see `store/sql_core.py`); how tags are stored (a table, an array) is each
-backend's `_tagged`."""
+"""Writing archival notes and reading them: by id, by filter, counted. The same
+statements on both backends (see `store/sql_core.py`); how tags are stored (a table, an
+array) is each backend's `_tagged`, how a row is written its `_insert_records_in`."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ on all three.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from pagemem.models import Message, Scope
 from pagemem.store.base import (
@@ -60,7 +60,7 @@ class SQLiteStore(
         return bytes(stored)
 
     def _values(self, row: Any) -> Sequence[Any]:
-        return row  # type: ignore[no-any-return]  # a sqlite3.Row is a sequence too
+        return cast(Sequence[Any], row)  # a sqlite3.Row is a sequence too
 
     # archival records
 
