@@ -142,13 +142,15 @@ def _unslip(text: str) -> str:
 def unmask(text: str) -> Unmasked:
     """The text as written (compatibility-folded) and every variant a trick hid."""
     tricks: list[str] = []
-    tags = "".join(chr(ord(ch) - 0xE0000) for ch in "".join(_TAGS.findall(text)))
+    # ASCII holds no tag, compatibility form, invisible character or look-alike letter
+    plain = text.isascii()
+    tags = "" if plain else "".join(chr(ord(ch) - 0xE0000) for ch in "".join(_TAGS.findall(text)))
     if tags.strip():
         tricks.append("unicode-tags")
-    folded = unicodedata.normalize("NFKC", _TAGS.sub("", text))
-    if folded != unicodedata.normalize("NFC", _TAGS.sub("", text)):
+    folded = text if plain else unicodedata.normalize("NFKC", _TAGS.sub("", text))
+    if not plain and folded != unicodedata.normalize("NFC", _TAGS.sub("", text)):
         tricks.append("compatibility-forms")
-    visible = _INVISIBLE.sub("", folded)
+    visible = folded if plain else _INVISIBLE.sub("", folded)
     if visible != folded and re.search(r"\w[\u200b-\u200d\u2060\u00ad]\w", folded):
         tricks.append("invisible-characters")
     variants = [visible]
@@ -157,7 +159,7 @@ def unmask(text: str) -> Unmasked:
     for name, variant in (
         ("spaced-letters", _SPACED.sub(_despace, visible)),
         ("separated-letters", _STARRED.sub(lambda m: re.sub(r"[*·•._\-]", "", m[0]), visible)),
-        ("homoglyphs", _fold_homoglyphs(visible)),
+        ("homoglyphs", visible if plain else _fold_homoglyphs(visible)),
         ("leetspeak", _LEET_WORD.sub(lambda m: m[0].translate(_LEET), visible)),
         ("hyphenated", _HYPHENATED.sub("", visible)),
         ("chat-spelling", _SLANG_WORD.sub(lambda m: _SLANG[m[0].lower()], visible)),

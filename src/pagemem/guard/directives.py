@@ -14,6 +14,7 @@ prompt injection) without speaking to the model is scored down.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -43,6 +44,7 @@ from pagemem.guard.lexicon import (
     VOID,
     alt,
 )
+from pagemem.guard.prefilter import Prefilter
 
 __all__ = ["DIRECTIVE_FLAG", "FLAG_THRESHOLD", "DirectiveFinding", "detect_directives", "flags_for"]
 
@@ -341,9 +343,22 @@ def _discussed(text: str, start: int, end: int) -> bool:
     return bool(_META.search(before) or _META.search(after))
 
 
+@functools.cache
+def _prefilter() -> Prefilter:
+    """Built on first use (about half a second): most processes that import the guard
+    never scan."""
+    gates = {f"gate:{family}": gate for family, gate in _GATES.items()}
+    return Prefilter({family: pattern for family, (_, pattern) in _FAMILIES.items()} | gates)
+
+
 def _scan(text: str, found: dict[str, _Evidence], *, plain: bool) -> None:
+    possible = _prefilter().admitted(text)  # a family outside it cannot match: not run
     for family, (weight, pattern) in _FAMILIES.items():
-        if family in found or ((gate := _GATES.get(family)) and not gate.search(text)):
+        if family in found or family not in possible:
+            continue
+        if (gate := _GATES.get(family)) and (
+            f"gate:{family}" not in possible or not gate.search(text)
+        ):
             continue
         if (match := pattern.search(text)) and not (
             family == "ai-obligation" and _REGULATION.search(match.group(0))
