@@ -31,6 +31,27 @@ def test_removed_documents_leave_the_statistics() -> None:
     assert list(index.alive()) == [False, True]
 
 
+def test_kept_term_weights_follow_every_change_to_the_index() -> None:
+    """Scores come from weights kept between queries; after each add and remove they
+    must equal those of an index built afresh with the same documents."""
+    documents = [["dog", "park"], ["dog", "cat"], ["cat", "mat", "mat"], ["dog"]]
+    kept = BM25()
+    removed: list[int] = []
+    for step, terms in enumerate(documents):
+        kept.add(terms)
+        kept.scores(["dog", "cat", "mat"])  # fill the kept weights
+        if step == 2:
+            kept.remove(0)
+            removed.append(0)
+        fresh = BM25()
+        for doc in documents[: step + 1]:
+            fresh.add(doc)
+        for doc in removed:
+            fresh.remove(doc)
+        for query in (["dog"], ["cat", "mat"], ["dog", "cat", "mat", "unknown"]):
+            assert np.array_equal(kept.scores(query), fresh.scores(query))
+
+
 def test_empty_and_unknown() -> None:
     index = BM25()
     assert index.scores(["dog"]).shape == (0,)

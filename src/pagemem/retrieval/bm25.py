@@ -22,6 +22,7 @@ import numpy.typing as npt
 __all__ = ["BM25", "Column"]
 
 FloatArray = npt.NDArray[np.float64]
+_WEIGHTS_CAP = 4_000_000  # postings of cached term weights (about 48 MB) before a reset
 
 
 class Column:
@@ -90,6 +91,9 @@ class BM25:
         self._live_count = 0
         self._live_length = 0
         self._norm_cache: tuple[tuple[int, int, int], FloatArray] | None = None
+        self._weights_cache: dict[str, tuple[npt.NDArray[np.int64], FloatArray] | None] = {}
+        self._weights_state: tuple[int, int, int] | None = None
+        self._weights_size = 0  # postings the cached weights cover
         # (statistics, the neighbour array it was made for, passage normalisation)
         self._context_cache: tuple[tuple[int, int, int], Any, FloatArray] | None = None
 
@@ -311,17 +315,32 @@ class BM25:
         scores = np.zeros(n)
         if not self._live_count or not terms:
             return scores
-        alive = self._alive.view()
-        norm = self._norm()
         for term in dict.fromkeys(terms):
-            packed = self._pack(term)
-            if packed is None:
-                continue
-            docs, tfs = packed
-            live_docs = alive[docs]
-            df = int(live_docs.sum())
-            if df == 0:
-                continue
-            idf = math.log(1.0 + (self._live_count - df + 0.5) / (df + 0.5))
-            scores[docs] += live_docs * idf * tfs * (self.k1 + 1.0) / (tfs + norm[docs])
+            weighted = self._weights(term)
+            if weighted is not None:
+                scores[weighted[0]] += weighted[1]
         return scores
+
+    def _weights(self, term: str) -> tuple[npt.NDArray[np.int64], FloatArray] | None:
+        """A term's documents and what it adds to each one's score, kept until the index
+        changes: the queries of a batch and repeated searches share their common words,
+        whose long postings are most of a query's cost."""
+        state = (len(self._lengths), self._live_count, self._live_length)
+        if self._weights_state != state or self._weights_size > _WEIGHTS_CAP:
+            self._weights_cache.clear()
+            self._weights_state, self._weights_size = state, 0
+        if term in self._weights_cache:
+            return self._weights_cache[term]
+        weighted = None
+        packed = self._pack(term)
+        if packed is not None:
+            docs, tfs = packed
+            live_docs = self._alive.view()[docs]
+            df = int(live_docs.sum())
+            if df:
+                idf = math.log(1.0 + (self._live_count - df + 0.5) / (df + 0.5))
+                norm = self._norm()
+                weighted = docs, live_docs * idf * tfs * (self.k1 + 1.0) / (tfs + norm[docs])
+                self._weights_size += len(docs)
+        self._weights_cache[term] = weighted
+        return weighted
