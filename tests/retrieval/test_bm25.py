@@ -52,6 +52,21 @@ def test_kept_term_weights_follow_every_change_to_the_index() -> None:
             assert np.array_equal(kept.scores(query), fresh.scores(query))
 
 
+def test_a_postings_budget_reads_the_rarest_terms_first() -> None:
+    """The candidate lookup of a write reads its rarest words within a budget of
+    postings: the scores are those of the words it kept, the rarest always among them."""
+    index = BM25()
+    for n in range(40):
+        index.add(["common", "often"] if n % 2 else ["common"])
+    index.add(["common", "often", "rare"])
+    query = ["common", "often", "rare"]
+    assert np.array_equal(index.scores(query, postings=100), index.scores(query))
+    assert np.array_equal(index.scores(query, postings=30), index.scores(["rare", "often"]))
+    assert np.array_equal(index.scores(query, postings=1), index.scores(["rare"]))
+    assert np.array_equal(index.scores(["common"], postings=1), index.scores(["common"]))
+    assert np.array_equal(index.scores(["common", "unknown"], postings=1), index.scores(["common"]))
+
+
 def test_empty_and_unknown() -> None:
     index = BM25()
     assert index.scores(["dog"]).shape == (0,)

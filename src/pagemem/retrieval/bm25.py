@@ -90,7 +90,6 @@ class BM25:
         self._alive = Column(np.bool_)
         self._live_count = 0
         self._live_length = 0
-        self._norm_cache: tuple[tuple[int, int, int], FloatArray] | None = None
         self._weights_cache: dict[str, tuple[npt.NDArray[np.int64], FloatArray] | None] = {}
         self._weights_state: tuple[int, int, int] | None = None
         self._weights_size = 0  # postings the cached weights cover
@@ -299,27 +298,48 @@ class BM25:
         self._context_cache = (state, prev, norm)
         return norm
 
-    def _norm(self) -> FloatArray:
-        """Each document's length normalisation, kept until the statistics change (a
-        batch weighs each of its notes against the same index)."""
-        state = (len(self._lengths), self._live_count, self._live_length)
-        if self._norm_cache is None or self._norm_cache[0] != state:
-            average = self._live_length / self._live_count or 1.0
-            norm = self.k1 * (1.0 - self.b + self.b * self._lengths.view() / average)
-            self._norm_cache = (state, norm)
-        return self._norm_cache[1]
+    def scores(self, terms: Sequence[str], *, postings: int | None = None) -> FloatArray:
+        """BM25 score of every document for the query terms (0 for removed documents).
 
-    def scores(self, terms: Sequence[str]) -> FloatArray:
-        """BM25 score of every document for the query terms (0 for removed documents)."""
+        With `postings`, only the rarest terms are read, as long as their postings add up
+        to at most that many (the rarest always): a shared rare word says more than a
+        common one, and the common words' long postings are most of the cost."""
         n = len(self._lengths)
         scores = np.zeros(n)
         if not self._live_count or not terms:
             return scores
-        for term in dict.fromkeys(terms):
+        unique = list(dict.fromkeys(terms))
+        if postings is not None and len(unique) > 1:
+            unique = self._rarest(unique, postings)
+        for term in unique:
             weighted = self._weights(term)
             if weighted is not None:
                 scores[weighted[0]] += weighted[1]
         return scores
+
+    def _postings_count(self, term: str) -> int:
+        """How many postings a term has, removed documents included, without reading them."""
+        count = 0
+        if self._base is not None and (row := self._base.row.get(term)) is not None:
+            count += int(self._base.offsets[row + 1] - self._base.offsets[row])
+        if term in self._postings:
+            count += len(self._postings[term][0])
+        return count
+
+    def _rarest(self, terms: list[str], budget: int) -> list[str]:
+        sizes = []
+        for term in terms:
+            if count := self._postings_count(term):
+                sizes.append((count, term))
+        sizes.sort()
+        chosen: list[str] = []
+        used = 0
+        for size, term in sizes:
+            if chosen and used + size > budget:
+                break
+            chosen.append(term)
+            used += size
+        return chosen
 
     def _weights(self, term: str) -> tuple[npt.NDArray[np.int64], FloatArray] | None:
         """A term's documents and what it adds to each one's score, kept until the index
@@ -339,8 +359,11 @@ class BM25:
             df = int(live_docs.sum())
             if df:
                 idf = math.log(1.0 + (self._live_count - df + 0.5) / (df + 0.5))
-                norm = self._norm()
-                weighted = docs, live_docs * idf * tfs * (self.k1 + 1.0) / (tfs + norm[docs])
+                # each document's length normalisation, for these documents only (the
+                # whole scope's would be read again after every write)
+                average = self._live_length / self._live_count or 1.0
+                norm = self.k1 * (1.0 - self.b + self.b * self._lengths.view()[docs] / average)
+                weighted = docs, live_docs * idf * tfs * (self.k1 + 1.0) / (tfs + norm)
                 self._weights_size += len(docs)
         self._weights_cache[term] = weighted
         return weighted

@@ -52,6 +52,9 @@ class RetrievalConfig:
     # how many of a scope's latest notes a new note is compared with by meaning alone
     # (consolidation's candidates; notes sharing words with it are found in all of them)
     similar_window: float = 4_000
+    # ...and the most postings its words are read from, rarest words first (the common
+    # words of a large scope would otherwise be most of a write's cost)
+    similar_postings: float = 20_000
     # live notes in a scope from which its index is saved beside a SQLite file, for the
     # next process to start from (inf: never)
     snapshot_min: float = 2_000

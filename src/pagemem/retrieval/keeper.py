@@ -359,23 +359,27 @@ class IndexKeeper:
             return {}
         embedder = self.embedder
         found: dict[str, Vectors] = {}
-        missing: list[IndexRow] = []
-        unstored = [record.text for record in records if record.id not in stored]
+        for record in records:
+            blob = stored.get(record.id)
+            if blob is not None and len(blob) == 4 * embedder.dim:
+                found[record.id] = np.frombuffer(blob, dtype=np.float32)
+            elif record.text in self._recent:  # embedded as it was written: no lookup
+                found[record.id] = self._recent.pop(record.text)
+        unstored = [record.text for record in records if record.id not in found]
         same_text = (
             self.store.find_vectors(scope, embedder.model_id, unstored, collection=collection)
             if unstored
             else {}
         )
+        missing: list[IndexRow] = []
         for record in records:
-            blob = stored.get(record.id) or same_text.get(record.text)
+            if record.id in found:
+                continue
+            blob = same_text.get(record.text)
             if blob is not None and len(blob) == 4 * embedder.dim:
                 found[record.id] = np.frombuffer(blob, dtype=np.float32)
             else:
                 missing.append(record)
-        cached = [r for r in missing if r.text in self._recent]
-        for row in cached:
-            found[row.id] = self._recent.pop(row.text)
-        missing = [r for r in missing if r.id not in found]
         if missing:
             fresh = embedder.embed([r.text for r in missing], role="document")
             self.embedded += len(missing)

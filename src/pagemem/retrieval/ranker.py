@@ -56,11 +56,12 @@ class Ranker(IndexKeeper):
             if valid is not None:
                 mask = mask & valid
             picks: list[list[int]] = []
+            budget = int(self.config.similar_postings)
             for text in texts:
                 picked: list[int] = []
                 terms = self.analyzer.query(text)
                 if terms:
-                    lexical = index.bm25.scores(terms)
+                    lexical = index.bm25.scores(terms, postings=budget)
                     sharing = np.flatnonzero(lexical > 0)  # usually few: no sort of the scope
                     sharing = sharing[mask[sharing]]
                     picked = [int(sharing[i]) for i in top(lexical[sharing], 2 * k)]
