@@ -20,6 +20,7 @@ import numpy as np
 
 from pagemem.guard.policy import TrustPolicy
 from pagemem.models import Scope
+from pagemem.retrieval import blas
 from pagemem.retrieval.analysis import Analyzer
 from pagemem.retrieval.config import RetrievalConfig
 from pagemem.retrieval.embed import Embedder, Vectors
@@ -76,6 +77,7 @@ class IndexKeeper:
         if folder is not None and self.config.snapshot_min < float("inf"):
             self._snapshots = Snapshots(cast(IndexCache, store), folder)
         store.listen(self._changed)
+        blas.single_threaded()  # products that share the cores well (retrieval/blas.py)
 
     @property
     def embedder_id(self) -> str:

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pagemem.retrieval import blas
 from pagemem.retrieval.bm25 import FloatArray
 from pagemem.retrieval.embed import Vectors
 
@@ -187,13 +188,13 @@ class VectorSet:
         """The cosine of `matrix` (the set's `rows`) to `query`, centred on the mean row
         if asked, and the plain cosine (the same when not centred)."""
         if not centre:
-            raw: FloatArray = (matrix @ query).astype(np.float64)
+            raw: FloatArray = blas.product(matrix, query).astype(np.float64)
             return raw, raw
         mean = (self._sum / self._count).astype(np.float32)
         shifted = query - mean
         norm_q = float(np.linalg.norm(shifted)) or 1.0
         norms, dots = self._row_norms(mean)
-        product = matrix @ shifted
+        product = blas.product(matrix, shifted)
         # row . query = row . (query - mean) + row . mean
         return product / (norms[rows] * norm_q), product + dots[rows]
 
@@ -209,8 +210,7 @@ class VectorSet:
         count = min(k, int(allowed.sum()))
         if not count:
             return [[] for _ in range(len(queries))]
-        with _one_blas_thread():
-            products = queries @ self._rows[start:n].T
+        products = queries @ self._rows[start:n].T
         near = np.where(allowed[None, :], products, -np.inf)
         head = np.argpartition(-near, count - 1, axis=1)[:, :count]
         return [
@@ -223,22 +223,7 @@ class VectorSet:
         moves the mean."""
         if self._norms is None or self._norms[0] != self._size:
             rows = self._rows[: self._size]
-            dots = (rows @ mean).astype(np.float64)
+            dots = blas.product(rows, mean).astype(np.float64)
             squared = 1.0 - 2.0 * dots + float(mean @ mean)
             self._norms = (self._size, np.sqrt(np.maximum(squared, 1e-12)), dots)
         return self._norms[1], self._norms[2]
-
-
-_CONTROLLER: Any = None
-
-
-def _one_blas_thread() -> Any:
-    """BLAS on the calling thread only, for a small product on the write path: OpenBLAS
-    workers left spinning after it take a core from the embedding model that runs next
-    (on two cores, an insert at 100k notes took twice as long)."""
-    global _CONTROLLER
-    if _CONTROLLER is None:
-        from threadpoolctl import ThreadpoolController
-
-        _CONTROLLER = ThreadpoolController()
-    return _CONTROLLER.limit(limits=1, user_api="blas")
