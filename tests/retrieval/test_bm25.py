@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -50,6 +51,37 @@ def test_kept_term_weights_follow_every_change_to_the_index() -> None:
             fresh.remove(doc)
         for query in (["dog"], ["cat", "mat"], ["dog", "cat", "mat", "unknown"]):
             assert np.array_equal(kept.scores(query), fresh.scores(query))
+
+
+def test_kept_passage_weights_follow_every_change_to_the_index() -> None:
+    """Passage (note with its neighbours) scores are kept between queries too; after each
+    add and remove they must equal those of an index built afresh."""
+    documents = [["dog", "park"], ["cat"], ["dog", "cat", "mat"], ["mat"], ["dog"]]
+
+    def chain(index: BM25) -> tuple[np.ndarray, np.ndarray]:
+        live = [d for d in range(len(index)) if index.alive()[d]]
+        prev = np.full(len(index), -1, dtype=np.int64)
+        nxt = np.full(len(index), -1, dtype=np.int64)
+        for a, b in itertools.pairwise(live):
+            nxt[a], prev[b] = b, a
+        return prev, nxt
+
+    kept = BM25()
+    for step, terms in enumerate(documents):
+        kept.add(terms)
+        prev, nxt = chain(kept)
+        kept.context_scores(["dog", "cat", "mat"], prev, nxt)  # fill the kept weights
+        if step == 3:
+            kept.remove(1)
+            prev, nxt = chain(kept)
+        fresh = BM25()
+        for doc in documents[: step + 1]:
+            fresh.add(doc)
+        if step >= 3:
+            fresh.remove(1)
+        for query in (["dog"], ["cat", "mat"], ["dog", "cat", "mat", "unknown"]):
+            expected = fresh.context_scores(query, *chain(fresh))
+            assert np.array_equal(kept.context_scores(query, prev, nxt), expected)
 
 
 def test_a_postings_budget_reads_the_rarest_terms_first() -> None:

@@ -95,6 +95,10 @@ class BM25:
         self._weights_size = 0  # postings the cached weights cover
         # (statistics, the neighbour array it was made for, passage normalisation)
         self._context_cache: tuple[tuple[int, int, int], Any, FloatArray] | None = None
+        self._context_terms: dict[str, tuple[npt.NDArray[np.int64], FloatArray] | None] = {}
+        self._context_terms_state: tuple[int, int, int] | None = None
+        self._context_terms_prev: Any = None
+        self._context_terms_size = 0
 
     def __len__(self) -> int:
         return len(self._lengths)
@@ -245,39 +249,65 @@ class BM25:
         scores = np.zeros(n)
         if not self._live_count or not terms:
             return scores
-        alive = self._alive.view()
-        norm = self._context_norm(prev, nxt)
-        tf = np.zeros(n)
-        marked = np.zeros(n, dtype=bool)
         for term in dict.fromkeys(terms):
-            packed = self._pack(term)
-            if packed is None:
-                continue
-            docs, tfs = packed
-            keep = alive[docs]
-            docs = docs[keep]
-            if not len(docs):
-                continue
-            after, before = nxt[docs], prev[docs]
-            marked[docs] = True
-            marked[after[after >= 0]] = True
-            marked[before[before >= 0]] = True
-            touched = np.flatnonzero(marked)
-            marked[touched] = False
-            tf[docs] = tfs[keep]
-            left, right = prev[touched], nxt[touched]
-            context_tf = (
-                tf[touched]
-                + np.where(left >= 0, tf[left], 0.0)
-                + np.where(right >= 0, tf[right], 0.0)
-            ) * alive[touched]
-            tf[docs] = 0.0  # ready for the next term
-            df = int(np.count_nonzero(context_tf))
-            if df == 0:
-                continue
-            idf = math.log(1.0 + (self._live_count - df + 0.5) / (df + 0.5))
-            scores[touched] += idf * context_tf * (self.k1 + 1.0) / (context_tf + norm[touched])
+            weighted = self._context_weights(term, prev, nxt)
+            if weighted is not None:
+                scores[weighted[0]] += weighted[1]
         return scores
+
+    def _context_weights(
+        self, term: str, prev: npt.NDArray[np.int64], nxt: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], FloatArray] | None:
+        """The passages a term is in and what it adds to each one's score, kept like the
+        plain weights until the index or the neighbours change."""
+        state = (len(self._lengths), self._live_count, self._live_length)
+        if (
+            self._context_terms_state != state
+            or self._context_terms_prev is not prev
+            or self._context_terms_size > _WEIGHTS_CAP
+        ):
+            self._context_terms.clear()
+            self._context_terms_state, self._context_terms_prev = state, prev
+            self._context_terms_size = 0
+        if term in self._context_terms:
+            return self._context_terms[term]
+        weighted = self._context_weighted(term, prev, nxt)
+        self._context_terms[term] = weighted
+        if weighted is not None:
+            self._context_terms_size += len(weighted[0])
+        return weighted
+
+    def _context_weighted(
+        self, term: str, prev: npt.NDArray[np.int64], nxt: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], FloatArray] | None:
+        packed = self._pack(term)
+        if packed is None:
+            return None
+        n = len(self._lengths)
+        alive = self._alive.view()
+        docs, tfs = packed
+        keep = alive[docs]
+        docs = docs[keep]
+        if not len(docs):
+            return None
+        after, before = nxt[docs], prev[docs]
+        marked = np.zeros(n, dtype=bool)
+        marked[docs] = True
+        marked[after[after >= 0]] = True
+        marked[before[before >= 0]] = True
+        touched = np.flatnonzero(marked)
+        tf = np.zeros(n)
+        tf[docs] = tfs[keep]
+        left, right = prev[touched], nxt[touched]
+        context_tf = (
+            tf[touched] + np.where(left >= 0, tf[left], 0.0) + np.where(right >= 0, tf[right], 0.0)
+        ) * alive[touched]
+        df = int(np.count_nonzero(context_tf))
+        if df == 0:
+            return None
+        idf = math.log(1.0 + (self._live_count - df + 0.5) / (df + 0.5))
+        norm = self._context_norm(prev, nxt)[touched]
+        return touched, idf * context_tf * (self.k1 + 1.0) / (context_tf + norm)
 
     def _context_norm(self, prev: npt.NDArray[np.int64], nxt: npt.NDArray[np.int64]) -> FloatArray:
         """Each passage's length normalisation, kept while the neighbours are the same
