@@ -51,7 +51,9 @@ class OriginRule:
     `weight`: ranking multiplier for every note of the origin.
     `downrank`: extra multiplier for directive-shaped notes when `action` is "downrank".
     `learned`: ask the learned model too (when the memory has its embedder).
-    `suspect`: learned score from which a note is flagged suspect.
+    `suspect`: learned score from which a note is flagged suspect (0.7, chosen on the
+    dev carriers: at 0.5 its flags were 106 benign notes to 30 injections the rules
+    missed, at 0.7 19 to 16).
     `suspect_weight`: extra multiplier for suspect notes.
     """
 
@@ -60,7 +62,7 @@ class OriginRule:
     weight: float = 1.0
     downrank: float = 0.2
     learned: bool = False
-    suspect: float = 0.5
+    suspect: float = 0.7
     suspect_weight: float = 0.5
 
     def __post_init__(self) -> None:
