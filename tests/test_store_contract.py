@@ -351,3 +351,34 @@ def test_api_keys_and_agents_are_listed_for_moving_a_memory(mem: Memory) -> None
         ("ari", "bot", {}),
         ("priya", "bot", {"max_tokens": 20}),
     ]
+
+
+@pytest.mark.parametrize("backend", ["sqlite-file", "postgres"])
+def test_a_notes_vector_is_written_in_the_same_transaction(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The vector made for the candidate lookup goes in with the note: one commit, and
+    nothing left to store after it (a second write would be refused here)."""
+    from pagemem.bench import _SyntheticEmbedder
+
+    target: str | Path = tmp_path / "memory.db"
+    if backend == "postgres":
+        target = request.getfixturevalue("postgres_url")
+    embedder = _SyntheticEmbedder()
+    memory = Memory(target, clock=ticking_clock(), embedder=embedder)  # type: ignore[arg-type]
+    me = memory.scope("acme", "priya")
+    me.archive.insert("Priya's locker is number 41 at the Eastside pool.")
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a vector was written after its note")
+
+    monkeypatch.setattr(memory.store, "put_vectors", refused)
+    text = "Priya swims on Tuesday mornings before work."
+    record_id = me.archive.insert(text)
+    rows = memory.store.index_rows(
+        me.scope, after=0, limit=10, collection="records", model_id=embedder.model_id
+    )
+    vector = {row.id: row.vector for row in rows}[record_id]
+    assert vector == embedder.embed([text])[0].tobytes()
+    assert [h.record.id for h in me.archive.search("when does Priya swim?", k=1)] == [record_id]
+    memory.close()

@@ -263,6 +263,13 @@ class Archive:
 
     def _store_all(self, records: list[NewRecord], actor: str) -> list[str]:
         owner = self._owner
+        ranker = owner.memory.ranker
+        records = [  # a vector already made goes into the same transaction as its note
+            r
+            if r.quarantined or r.vector is not None
+            else replace(r, vector=ranker.vector_for(r.text))
+            for r in records
+        ]
         stored = self._store.insert_records(owner.scope, records, actor=actor)
         return [record.id for record in stored]
 

@@ -365,6 +365,7 @@ class IndexKeeper:
             blob = stored.get(record.id)
             if blob is not None and len(blob) == 4 * embedder.dim:
                 found[record.id] = np.frombuffer(blob, dtype=np.float32)
+                self._recent.pop(record.text, None)  # stored with the note
             elif record.text in self._recent:  # embedded as it was written: no lookup
                 found[record.id] = self._recent.pop(record.text)
         unstored = [record.text for record in records if record.id not in found]
@@ -395,6 +396,14 @@ class IndexKeeper:
         if to_store:
             self.store.put_vectors(scope, embedder.model_id, to_store, collection=collection)
         return found
+
+    def vector_for(self, text: str) -> tuple[str, bytes] | None:
+        """The embedding a note about to be written already has (its candidate lookup or
+        `embed_ahead` made it), as the store keeps it: written with the note."""
+        vector = self._recent.get(text)
+        if vector is None or self.embedder is None:
+            return None
+        return self.embedder.model_id, np.asarray(vector, dtype=np.float32).tobytes()
 
     def forget(self, scope: Scope) -> None:
         """Drop a scope's in-memory indexes (their terms included) and its snapshots; they

@@ -96,6 +96,9 @@ class NewRecord:
     consolidated_with: str | None = None
     expired_at: datetime | None = None
     superseded_by: str | None = None
+    # the note's embedding as (model id, float32 bytes), when it is known before the
+    # write: stored in the same transaction as the note (one commit, not two)
+    vector: tuple[str, bytes] | None = None
 
 
 @dataclass(frozen=True, slots=True)

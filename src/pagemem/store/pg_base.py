@@ -221,12 +221,29 @@ class PostgresBase(SQLCore, Announces):
                 "%s, %s)",
                 [(*key(scope), r.created_at, i, r.text, actor) for i, r in pairs],
             )
+            with_vectors = [(i, r.vector) for i, r in pairs if r.vector is not None]
+            if with_vectors:
+                cursor.executemany(
+                    INSERT_VECTOR,
+                    [
+                        (model, vector_param(blob), *key(scope), i)
+                        for i, (model, blob) in with_vectors
+                    ],
+                )
         self._bump_revision(conn, scope, [i for i, r in pairs if not r.quarantined])
         return [stored(record_id, scope, r) for record_id, r in pairs]
 
     def close(self) -> None:
         self._pool.close()
 
+
+# a record's vector, the record named by id (its pk is the database's)
+INSERT_VECTOR = (
+    "INSERT INTO vectors (record_pk, model_id, tenant_id, user_id, agent_id, embedding) "
+    "SELECT pk, %s, tenant_id, user_id, agent_id, %s FROM records "
+    f"WHERE {SCOPE_SQL} AND id = %s "
+    "ON CONFLICT (record_pk, model_id) DO UPDATE SET embedding = excluded.embedding"
+)
 
 INSERT_RECORD = (
     "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, kind, origin, "

@@ -86,3 +86,9 @@ def insert_record_row(
         "INSERT OR IGNORE INTO record_tags (record_pk, tag) VALUES (?, ?)",
         [(cursor.lastrowid, tag) for tag in record.tags],
     )
+    if isinstance(record, NewRecord) and record.vector is not None:
+        model_id, blob = record.vector
+        conn.execute(
+            "INSERT OR REPLACE INTO vectors (record_pk, model_id, vector) VALUES (?, ?, ?)",
+            (cursor.lastrowid, model_id, blob),
+        )
