@@ -47,3 +47,22 @@ def test_opening_a_memory_runs_blas_on_one_thread_unless_told_to_keep_it(
         check=True,
     ).stdout.strip()
     assert shown == ("[1]" if one else "[2]")
+
+
+def _product_in_child(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    return blas.product(matrix, vector)
+
+
+def test_a_forked_child_splits_products_without_its_parents_threads() -> None:
+    """A fork keeps the parent's pool object but none of its threads: the child must not
+    wait for a helper that will never run."""
+    import multiprocessing
+
+    blas.single_threaded()
+    rng = np.random.default_rng(7)
+    matrix = rng.standard_normal((2 * blas.BLOCK_ROWS + 7, 16)).astype(np.float32)
+    vector = rng.standard_normal(16).astype(np.float32)
+    blas.product(matrix, vector)  # the parent's helper threads exist now
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        result = pool.apply_async(_product_in_child, (matrix, vector)).get(timeout=120)
+    assert np.allclose(result, matrix @ vector, atol=1e-4)

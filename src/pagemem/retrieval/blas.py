@@ -61,21 +61,38 @@ def product(matrix: npt.NDArray[np.float32], vector: npt.NDArray[Any]) -> npt.ND
         result: npt.NDArray[Any] = matrix @ vector
         return result
     out = np.empty((rows, *vector.shape[1:]), dtype=np.result_type(matrix, vector))
-    starts = iter(range(0, rows, BLOCK_ROWS))
-    taking = threading.Lock()
+    blocks = range(0, rows, BLOCK_ROWS)
+    turn = threading.Condition()
+    taken, done = 0, 0
+    failed: list[BaseException] = []
 
     def work() -> None:  # blocks in turn until none is left
+        nonlocal taken, done
         while True:
-            with taking:
-                start = next(starts, None)
-            if start is None:
-                return
-            out[start : start + BLOCK_ROWS] = matrix[start : start + BLOCK_ROWS] @ vector
+            with turn:
+                if taken == len(blocks):
+                    return
+                start = blocks[taken]
+                taken += 1
+            try:
+                out[start : start + BLOCK_ROWS] = matrix[start : start + BLOCK_ROWS] @ vector
+            except BaseException as error:  # handed to the caller
+                failed.append(error)
+            finally:
+                with turn:
+                    done += 1
+                    turn.notify_all()
 
     helpers = [_executor(workers - 1).submit(work) for _ in range(workers - 1)]
     work()
+    # wait for the blocks a helper is still on, not for the helpers: one that never
+    # started (its thread gone with a fork, say) has none, and the caller did its share
+    with turn:
+        turn.wait_for(lambda: done == len(blocks))
     for helper in helpers:
-        helper.result()
+        helper.cancel()
+    if failed:
+        raise failed[0]
     return out
 
 
@@ -85,3 +102,12 @@ def _executor(workers: int) -> ThreadPoolExecutor:
         if _pool is None:
             _pool = ThreadPoolExecutor(workers, thread_name_prefix="pagemem-blas")
         return _pool
+
+
+def _after_fork() -> None:
+    """A forked child has none of its parent's threads: it starts a pool of its own."""
+    global _pool, _lock
+    _pool, _lock = None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork)
