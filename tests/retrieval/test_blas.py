@@ -31,6 +31,35 @@ print([i["num_threads"] for i in ThreadpoolController().select(user_api="blas").
 """
 
 
+_THREADS_AFTER_A_THREAD = """
+import threading
+import numpy as np
+from threadpoolctl import ThreadpoolController
+from pagemem import Memory
+def count():
+    return [i["num_threads"] for i in ThreadpoolController().select(user_api="blas").info()]
+worker = threading.Thread(target=lambda: Memory(":memory:", embedder=None).close())
+worker.start()
+worker.join()
+before = count()
+Memory(":memory:", embedder=None).close()
+print(before, count())
+"""
+
+
+def test_a_memory_on_another_thread_does_not_stop_the_main_thread_setting_it() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PAGEMEM_BLAS_THREADS"}
+    env["OPENBLAS_NUM_THREADS"] = "2"
+    shown = subprocess.run(
+        [sys.executable, "-c", _THREADS_AFTER_A_THREAD],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert shown == "[2] [1]"
+
+
 @pytest.mark.parametrize(("setting", "one"), [(None, True), ("keep", False)])
 def test_opening_a_memory_runs_blas_on_one_thread_unless_told_to_keep_it(
     setting: str | None, one: bool

@@ -12,8 +12,8 @@ ms, p95 26 ms, where it was 33 and 43; as fast as before on idle cores).
 
 The BLAS setting is the process's: set `PAGEMEM_BLAS_THREADS=keep` to leave it alone
 (for a process that does heavy linear algebra of its own). OpenBLAS takes the setting
-only from the main thread, so a `Memory` first opened on another thread leaves it as
-it was.
+only from the main thread, so a `Memory` opened on another thread leaves it as it was
+until one is opened on the main thread.
 """
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ def single_threaded() -> None:
     with _lock:
         if _set or os.environ.get("PAGEMEM_BLAS_THREADS") == "keep":
             return
-        _set = True
         if threading.current_thread() is not threading.main_thread():
-            return
+            return  # it would not take; the next Memory opened on the main thread sets it
+        _set = True
         from threadpoolctl import threadpool_limits
 
         threadpool_limits(limits=1, user_api="blas")
