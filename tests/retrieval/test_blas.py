@@ -22,60 +22,49 @@ def test_a_product_in_blocks_equals_the_whole_product(rows: int) -> None:
     assert np.allclose(blas.product(matrix, pair), matrix @ pair, atol=1e-4)
 
 
-_THREADS = """
-import numpy as np
-from threadpoolctl import ThreadpoolController
-from pagemem import Memory
-Memory(":memory:", embedder=None).close()
-print([i["num_threads"] for i in ThreadpoolController().select(user_api="blas").info()])
-"""
-
-
-_THREADS_AFTER_A_THREAD = """
+_COUNT = """
 import threading
 import numpy as np
 from threadpoolctl import ThreadpoolController
 from pagemem import Memory
 def count():
     return [i["num_threads"] for i in ThreadpoolController().select(user_api="blas").info()]
-worker = threading.Thread(target=lambda: Memory(":memory:", embedder=None).close())
-worker.start()
-worker.join()
-before = count()
-Memory(":memory:", embedder=None).close()
-print(before, count())
 """
 
 
-def test_a_memory_on_another_thread_does_not_stop_the_main_thread_setting_it() -> None:
+def _in_a_process(script: str, setting: str | None = None) -> str:
+    """What `script` prints in a fresh Python whose BLAS starts on two threads."""
     env = {k: v for k, v in os.environ.items() if k != "PAGEMEM_BLAS_THREADS"}
     env["OPENBLAS_NUM_THREADS"] = "2"
-    shown = subprocess.run(
-        [sys.executable, "-c", _THREADS_AFTER_A_THREAD],
+    if setting is not None:
+        env["PAGEMEM_BLAS_THREADS"] = setting
+    return subprocess.run(
+        [sys.executable, "-c", _COUNT + script],
         env=env,
         capture_output=True,
         text=True,
         check=True,
     ).stdout.strip()
-    assert shown == "[2] [1]"
 
 
 @pytest.mark.parametrize(("setting", "one"), [(None, True), ("keep", False)])
 def test_opening_a_memory_runs_blas_on_one_thread_unless_told_to_keep_it(
     setting: str | None, one: bool
 ) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "PAGEMEM_BLAS_THREADS"}
-    env["OPENBLAS_NUM_THREADS"] = "2"
-    if setting is not None:
-        env["PAGEMEM_BLAS_THREADS"] = setting
-    shown = subprocess.run(
-        [sys.executable, "-c", _THREADS],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+    shown = _in_a_process('Memory(":memory:", embedder=None).close()\nprint(count())', setting)
     assert shown == ("[1]" if one else "[2]")
+
+
+def test_a_memory_on_another_thread_does_not_stop_the_main_thread_setting_it() -> None:
+    script = (
+        'worker = threading.Thread(target=lambda: Memory(":memory:", embedder=None).close())\n'
+        "worker.start()\n"
+        "worker.join()\n"
+        "before = count()\n"
+        'Memory(":memory:", embedder=None).close()\n'
+        "print(before, count())"
+    )
+    assert _in_a_process(script) == "[2] [1]"
 
 
 def _product_in_child(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:

@@ -32,20 +32,18 @@ BLOCK_ROWS = 8_192  # rows of the matrix per block of a split product
 _SPLIT_FROM = 2 * BLOCK_ROWS  # below this a product runs whole, on the calling thread
 
 _lock = threading.Lock()
-_set = False
 _limited = False  # BLAS runs on one thread here: products may be split
 _pool: ThreadPoolExecutor | None = None
 
 
 def single_threaded() -> None:
     """Run numpy's BLAS on one thread in this process (once; see the module's note)."""
-    global _set, _limited
+    global _limited
     with _lock:
-        if _set or os.environ.get("PAGEMEM_BLAS_THREADS") == "keep":
+        if _limited or os.environ.get("PAGEMEM_BLAS_THREADS") == "keep":
             return
         if threading.current_thread() is not threading.main_thread():
             return  # it would not take; the next Memory opened on the main thread sets it
-        _set = True
         from threadpoolctl import threadpool_limits
 
         threadpool_limits(limits=1, user_api="blas")

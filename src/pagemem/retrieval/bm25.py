@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any
@@ -23,6 +23,40 @@ __all__ = ["BM25", "Column"]
 
 FloatArray = npt.NDArray[np.float64]
 _WEIGHTS_CAP = 4_000_000  # postings of cached term weights (about 48 MB) before a reset
+
+
+Weighted = tuple[npt.NDArray[np.int64], FloatArray]  # documents, what a term adds to each
+
+
+class _TermCache:
+    """What each term adds to the scores, kept while the index is in one state (and,
+    for passages, the same neighbour arrays): the queries of a batch and repeated
+    searches share their common words, whose long postings are most of a query's cost.
+    At most _WEIGHTS_CAP postings before it starts again."""
+
+    def __init__(self) -> None:
+        self._state: tuple[int, int, int] | None = None
+        self._along: Any = None  # compared by identity
+        self._terms: dict[str, Weighted | None] = {}
+        self._size = 0
+
+    def get(
+        self,
+        state: tuple[int, int, int],
+        term: str,
+        compute: Callable[[str], Weighted | None],
+        along: Any = None,
+    ) -> Weighted | None:
+        if self._state != state or self._along is not along or self._size > _WEIGHTS_CAP:
+            self._terms.clear()
+            self._state, self._along, self._size = state, along, 0
+        if term in self._terms:
+            return self._terms[term]
+        weighted = compute(term)
+        self._terms[term] = weighted
+        if weighted is not None:
+            self._size += len(weighted[0])
+        return weighted
 
 
 class Column:
@@ -90,15 +124,10 @@ class BM25:
         self._alive = Column(np.bool_)
         self._live_count = 0
         self._live_length = 0
-        self._weights_cache: dict[str, tuple[npt.NDArray[np.int64], FloatArray] | None] = {}
-        self._weights_state: tuple[int, int, int] | None = None
-        self._weights_size = 0  # postings the cached weights cover
+        self._weights = _TermCache()  # plain BM25
+        self._context_weights = _TermCache()  # passages: a note with its neighbours
         # (statistics, the neighbour array it was made for, passage normalisation)
         self._context_cache: tuple[tuple[int, int, int], Any, FloatArray] | None = None
-        self._context_terms: dict[str, tuple[npt.NDArray[np.int64], FloatArray] | None] = {}
-        self._context_terms_state: tuple[int, int, int] | None = None
-        self._context_terms_prev: Any = None
-        self._context_terms_size = 0
 
     def __len__(self) -> int:
         return len(self._lengths)
@@ -249,37 +278,19 @@ class BM25:
         scores = np.zeros(n)
         if not self._live_count or not terms:
             return scores
+        state = self._state()
         for term in dict.fromkeys(terms):
-            weighted = self._context_weights(term, prev, nxt)
+            weighted = self._context_weights.get(
+                state, term, lambda t: self._context_weighted(t, prev, nxt), along=prev
+            )
             if weighted is not None:
                 scores[weighted[0]] += weighted[1]
         return scores
 
-    def _context_weights(
-        self, term: str, prev: npt.NDArray[np.int64], nxt: npt.NDArray[np.int64]
-    ) -> tuple[npt.NDArray[np.int64], FloatArray] | None:
-        """The passages a term is in and what it adds to each one's score, kept like the
-        plain weights until the index or the neighbours change."""
-        state = (len(self._lengths), self._live_count, self._live_length)
-        if (
-            self._context_terms_state != state
-            or self._context_terms_prev is not prev
-            or self._context_terms_size > _WEIGHTS_CAP
-        ):
-            self._context_terms.clear()
-            self._context_terms_state, self._context_terms_prev = state, prev
-            self._context_terms_size = 0
-        if term in self._context_terms:
-            return self._context_terms[term]
-        weighted = self._context_weighted(term, prev, nxt)
-        self._context_terms[term] = weighted
-        if weighted is not None:
-            self._context_terms_size += len(weighted[0])
-        return weighted
-
     def _context_weighted(
         self, term: str, prev: npt.NDArray[np.int64], nxt: npt.NDArray[np.int64]
-    ) -> tuple[npt.NDArray[np.int64], FloatArray] | None:
+    ) -> Weighted | None:
+        """The passages a term is in and what it adds to each one's score."""
         packed = self._pack(term)
         if packed is None:
             return None
@@ -312,7 +323,7 @@ class BM25:
     def _context_norm(self, prev: npt.NDArray[np.int64], nxt: npt.NDArray[np.int64]) -> FloatArray:
         """Each passage's length normalisation, kept while the neighbours are the same
         arrays and the statistics have not changed."""
-        state = (len(self._lengths), self._live_count, self._live_length)
+        state = self._state()
         cached = self._context_cache
         if cached is not None and cached[0] == state and cached[1] is prev:
             return cached[2]
@@ -341,8 +352,9 @@ class BM25:
         unique = list(dict.fromkeys(terms))
         if postings is not None and len(unique) > 1:
             unique = self._rarest(unique, postings)
+        state = self._state()
         for term in unique:
-            weighted = self._weights(term)
+            weighted = self._weights.get(state, term, self._weighted)
             if weighted is not None:
                 scores[weighted[0]] += weighted[1]
         return scores
@@ -371,16 +383,12 @@ class BM25:
             used += size
         return chosen
 
-    def _weights(self, term: str) -> tuple[npt.NDArray[np.int64], FloatArray] | None:
-        """A term's documents and what it adds to each one's score, kept until the index
-        changes: the queries of a batch and repeated searches share their common words,
-        whose long postings are most of a query's cost."""
-        state = (len(self._lengths), self._live_count, self._live_length)
-        if self._weights_state != state or self._weights_size > _WEIGHTS_CAP:
-            self._weights_cache.clear()
-            self._weights_state, self._weights_size = state, 0
-        if term in self._weights_cache:
-            return self._weights_cache[term]
+    def _state(self) -> tuple[int, int, int]:
+        """What the statistics depend on: a write changes it."""
+        return (len(self._lengths), self._live_count, self._live_length)
+
+    def _weighted(self, term: str) -> Weighted | None:
+        """A term's documents and what it adds to each one's score."""
         weighted = None
         packed = self._pack(term)
         if packed is not None:
@@ -394,6 +402,4 @@ class BM25:
                 average = self._live_length / self._live_count or 1.0
                 norm = self.k1 * (1.0 - self.b + self.b * self._lengths.view()[docs] / average)
                 weighted = docs, live_docs * idf * tfs * (self.k1 + 1.0) / (tfs + norm)
-                self._weights_size += len(docs)
-        self._weights_cache[term] = weighted
         return weighted

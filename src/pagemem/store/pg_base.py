@@ -24,10 +24,11 @@ from psycopg_pool import ConnectionPool
 from pagemem.errors import InvalidInputError
 from pagemem.models import Record, Scope
 from pagemem.store.announce import Announcer, Announces
-from pagemem.store.base import NewRecord, ScopeDump
+from pagemem.store.base import Collection, NewRecord, ScopeDump
 from pagemem.store.common import stored, text_hash
 from pagemem.store.pg_schema import APP_ROLE, migrate
 from pagemem.store.sql_core import Dialect, SQLCore
+from pagemem.store.sql_index import COLLECTIONS
 
 __all__ = ["ANY_TENANT", "PostgresBase"]
 
@@ -224,7 +225,7 @@ class PostgresBase(SQLCore, Announces):
             with_vectors = [(i, r.vector) for i, r in pairs if r.vector is not None]
             if with_vectors:
                 cursor.executemany(
-                    INSERT_VECTOR,
+                    upsert_vector("records"),
                     [
                         (model, vector_param(blob), *key(scope), i)
                         for i, (model, blob) in with_vectors
@@ -237,13 +238,18 @@ class PostgresBase(SQLCore, Announces):
         self._pool.close()
 
 
-# a record's vector, the record named by id (its pk is the database's)
-INSERT_VECTOR = (
-    "INSERT INTO vectors (record_pk, model_id, tenant_id, user_id, agent_id, embedding) "
-    "SELECT pk, %s, tenant_id, user_id, agent_id, %s FROM records "
-    f"WHERE {SCOPE_SQL} AND id = %s "
-    "ON CONFLICT (record_pk, model_id) DO UPDATE SET embedding = excluded.embedding"
-)
+def upsert_vector(collection: Collection) -> str:
+    """Store (or replace) an item's vector, the item named by id. Parameters: model id,
+    vector, the scope's three parts, the item's id."""
+    tables = COLLECTIONS[collection]
+    table, vector_table, fk = tables.rows, tables.vectors, tables.key
+    return (
+        f"INSERT INTO {vector_table} ({fk}, model_id, tenant_id, user_id, agent_id, "
+        f"embedding) SELECT pk, %s, tenant_id, user_id, agent_id, %s FROM {table} "
+        f"WHERE {SCOPE_SQL} AND id = %s "
+        f"ON CONFLICT ({fk}, model_id) DO UPDATE SET embedding = excluded.embedding"
+    )
+
 
 INSERT_RECORD = (
     "INSERT INTO records (tenant_id, user_id, agent_id, id, text, text_hash, kind, origin, "

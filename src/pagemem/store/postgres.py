@@ -23,10 +23,10 @@ from pagemem.store.common import text_hash
 from pagemem.store.pg_admin import PurgeMixin
 from pagemem.store.pg_base import (
     MESSAGE_COLUMNS,
-    SCOPE_SQL,
     key,
     scoped,
     tsquery,
+    upsert_vector,
     vector_param,
 )
 from pagemem.store.pg_jobs import ClaimMixin
@@ -91,14 +91,9 @@ class PostgresStore(
         *,
         collection: Collection = "records",
     ) -> None:
-        tables = COLLECTIONS[collection]
-        table, vector_table, fk = tables.rows, tables.vectors, tables.key
         with self._tx(scope.tenant) as conn, conn.cursor() as cursor:
             cursor.executemany(
-                f"INSERT INTO {vector_table} ({fk}, model_id, tenant_id, user_id, agent_id, "
-                f"embedding) SELECT pk, %s, tenant_id, user_id, agent_id, %s FROM {table} "
-                f"WHERE {SCOPE_SQL} AND id = %s "
-                f"ON CONFLICT ({fk}, model_id) DO UPDATE SET embedding = excluded.embedding",
+                upsert_vector(collection),
                 [(model_id, vector_param(blob), *key(scope), item) for item, blob in vectors],
             )
 
