@@ -64,10 +64,21 @@ def test_feedback_finds_a_note_like_the_first_hit_that_shares_nothing_with_the_q
     assert "the tax form is due in April" not in found
 
 
-def _index(texts: list[str], vectors: list[Vectors]) -> ScopeIndex:
+def _index(
+    texts: list[str], vectors: list[Vectors], episodic: list[bool] | None = None
+) -> ScopeIndex:
     index = ScopeIndex(RetrievalConfig(), DIM, TrustPolicy())
+    kinds = episodic or [True] * len(texts)
     rows = [
-        IndexRow(pk=n + 1, id=f"a{n + 1}", text=t, created_at=float(n), origin="user", speaker=None)
+        IndexRow(
+            pk=n + 1,
+            id=f"a{n + 1}",
+            text=t,
+            created_at=float(n),
+            origin="user",
+            speaker=None,
+            episodic=kinds[n],
+        )
         for n, t in enumerate(texts)
     ]
     index.add_many(rows, Analyzer(), {r.id: v for r, v in zip(rows, vectors, strict=True)})
@@ -109,6 +120,17 @@ def test_adjacency_follows_the_written_order_and_the_time_gap() -> None:
     assert shared.tolist() == [1.0, 0.5, 4.0]
     found = np.asarray([True, False, False])
     assert features.beside(index, found, prev, nxt).tolist() == [False, True, False]
+
+
+def test_facts_have_no_neighbours_and_episodes_skip_them() -> None:
+    """A fact written between two turns of a conversation neither borrows their scores
+    nor separates them."""
+    index = _index(["a", "b", "c", "d"], [_axis((0, 1.0))] * 4, [True, False, True, False])
+    prev, nxt = features.adjacency(index, gap_seconds=60)
+    assert prev.tolist() == [-1, -1, 0, -1]
+    assert nxt.tolist() == [2, -1, -1, -1]
+    shared = features.with_neighbours(index, np.asarray([1.0, 8.0, 2.0, 0.0]), prev, nxt, 0.5)
+    assert shared.tolist() == [2.0, 8.0, 2.5, 0.0]
 
 
 def test_a_speaker_is_named_only_when_exactly_one_is() -> None:

@@ -28,17 +28,27 @@ def test_ranking_in_one_scope_ignores_every_other_scope() -> None:
 def test_neighbours_lift_the_turn_next_to_a_match() -> None:
     with Memory(":memory:", embedder=None) as mem:
         me = mem.scope("acme", "priya")
-        me.archive.insert("What did you adopt last week?")
-        me.archive.insert("A golden retriever puppy named Biscuit")
-        me.archive.insert("Unrelated talk about taxes")
+        me.archive.insert("What did you adopt last week?", kind="episodic")
+        me.archive.insert("A golden retriever puppy named Biscuit", kind="episodic")
+        me.archive.insert("Unrelated talk about taxes", kind="episodic")
         hits = me.archive.search("adopt")
         assert [h.record.id for h in hits][:2] == ["a1", "a2"]
         alone = Memory(":memory:", embedder=None, retrieval=LEXICAL)
         solo = alone.scope("acme", "priya")
         for record in me.archive.list():
-            solo.archive.insert(record.text)
+            solo.archive.insert(record.text, kind="episodic")
         assert [h.record.id for h in solo.archive.search("adopt")] == ["a1"]
         alone.close()
+
+
+def test_facts_written_one_after_another_lend_each_other_nothing() -> None:
+    """Facts are not turns: one written just before a match is not lifted by it."""
+    with Memory(":memory:", embedder=None) as mem:
+        me = mem.scope("acme", "priya")
+        me.archive.insert("Priya's passport expires in March 2031")
+        me.archive.insert("Priya adopted a golden retriever puppy named Biscuit")
+        me.archive.insert("Priya's dentist is on Hyde Road")
+        assert [h.record.id for h in me.archive.search("adopt")] == ["a2"]
 
 
 def test_a_named_speaker_is_boosted() -> None:

@@ -68,8 +68,10 @@ def valid(
 def adjacency(index: ScopeIndex, gap_seconds: float) -> tuple[Neighbours, Neighbours]:
     """For every note, the live note written just before and just after it (-1: none).
 
-    Notes are neighbours when adjacent in the order they were written (their ids) and
-    written within `gap_seconds` of each other: turns of one conversation, not two. The
+    Episodes (events, conversation turns) are neighbours when adjacent in the order
+    they were written (their ids) and written within `gap_seconds` of each other: turns
+    of one conversation, not two. Facts have none: each stands alone, and one written
+    next to another says nothing about what the other answers. The
     order written, not the index's, so a note held and released (added again at the end
     of the index) keeps the neighbours a fresh index would give it.
     """
@@ -82,7 +84,7 @@ def adjacency(index: ScopeIndex, gap_seconds: float) -> tuple[Neighbours, Neighb
     n = len(index.ids)
     prev = np.full(n, -1, dtype=np.int64)
     nxt = np.full(n, -1, dtype=np.int64)
-    live = np.flatnonzero(index.bm25.alive())
+    live = np.flatnonzero(index.bm25.alive() & index.episodic.view())
     if not index.in_order:
         live = live[np.argsort(index.numbers.view()[live], kind="stable")]
     if len(live) >= 2:

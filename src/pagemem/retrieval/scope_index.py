@@ -51,6 +51,7 @@ class ScopeIndex:
         self.speaker_codes = Column(np.int64)  # index into speaker_names, -1: none
         self.speaker_names: dict[str, int] = {}
         self.dated = Column(np.bool_)  # the note says when something happened
+        self.episodic = Column(np.bool_)  # an event or a turn: only these have neighbours
         # the number of each id ("a12" -> 12): the order notes were written in, which
         # neighbours follow; in_order while it ascends with position
         self.numbers = Column(np.int64)
@@ -102,6 +103,7 @@ class ScopeIndex:
             )
         self.speaker_codes.extend(codes)
         self.dated.extend([tells_when(t) for t in terms])
+        self.episodic.extend([r.episodic for r in rows])
 
     def export(self) -> dict[str, npt.NDArray[Any]]:
         """Every live note's part of the index, renumbered 0.. in order: what a snapshot
@@ -123,6 +125,7 @@ class ScopeIndex:
             "speaker_codes": self.speaker_codes.view()[pick],
             "speaker_names": _text_array(json.dumps(names)),
             "dated": self.dated.view()[pick],
+            "episodic": self.episodic.view()[pick],
             "numbers": self.numbers.view()[pick],
         }
 
@@ -150,6 +153,7 @@ class ScopeIndex:
             "weights": index.weights,
             "speaker_codes": index.speaker_codes,
             "dated": index.dated,
+            "episodic": index.episodic,
             "numbers": index.numbers,
         }
         for name, column in columns.items():

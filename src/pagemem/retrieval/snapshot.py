@@ -43,7 +43,9 @@ from pagemem.store.base import Collection, IndexCache
 
 __all__ = ["Snapshot", "Snapshots", "Stamp"]
 
-FORMAT = 3  # 2: speakers read from a note's leading "Name:" too; 3: which notes say when
+# 2: speakers read from a note's leading "Name:" too; 3: which notes say when; 4: which
+# are episodes
+FORMAT = 4
 _log = logging.getLogger(__name__)
 
 

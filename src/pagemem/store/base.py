@@ -73,6 +73,7 @@ class IndexRow:
     valid_from: float = float("-inf")  # POSIX seconds; facts only
     valid_to: float = float("inf")
     expired: bool = False
+    episodic: bool = False  # an event or conversation turn (messages always are)
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,12 +63,13 @@ class IndexRowsMixin(SQLCore):
                 f"{d.json_text.format('t.metadata', 'speaker')} AS speaker, t.flags AS flags, "
                 f"{d.epoch.format('t.valid_from')} AS valid_from, "
                 f"{d.epoch.format('t.valid_to')} AS valid_to, "
-                "t.expired_at IS NOT NULL AS expired"
+                "t.expired_at IS NOT NULL AS expired, t.kind = 'episodic' AS episodic"
             )
         else:  # a message's origin follows its role; its speaker is its name
             columns = (
                 "t.content AS text, t.role AS origin, t.name AS speaker, '[]' AS flags, "
-                f"NULL AS valid_from, NULL AS valid_to, {d.false} AS expired"
+                f"NULL AS valid_from, NULL AS valid_to, {d.false} AS expired, "
+                f"{d.true} AS episodic"
             )
         among, chosen = d.among("t.id", ids) if ids is not None else ("", [])
         rows = self._select(
@@ -83,9 +84,20 @@ class IndexRowsMixin(SQLCore):
         records, json_list = collection == "records", d.json_list
         out = []
         for row in rows:  # by position: a scope's first load reads every row
-            pk, item, text, origin, speaker, flags, start, end, expired, created, vector = (
-                self._values(row)
-            )
+            (
+                pk,
+                item,
+                text,
+                origin,
+                speaker,
+                flags,
+                start,
+                end,
+                expired,
+                episodic,
+                created,
+                vector,
+            ) = self._values(row)
             out.append(
                 IndexRow(
                     pk=pk,
@@ -99,6 +111,7 @@ class IndexRowsMixin(SQLCore):
                     valid_from=float("-inf") if start is None else start,
                     valid_to=_end(end),
                     expired=bool(expired),
+                    episodic=bool(episodic),
                 )
             )
         return out
