@@ -1,6 +1,6 @@
 """The suite-wide invariant: an acknowledged write is kept.
 
-Every id that `archive.insert`, `insert_many` or `update` hands back is remembered
+Every id that `archive.insert`, `insert_many`, `update` or `put` hands back is remembered
 with the text it stored. Before the memory closes (and at the end of the test for
 memories left open) each one must still read back the same text under the same id,
 unless the note was deleted, forgotten or expired by retention, which the history
@@ -74,7 +74,7 @@ def watch(monkeypatch: Any) -> Ledger:
 
         return wrapper
 
-    for name in ("insert", "insert_many", "update"):
+    for name in ("insert", "insert_many", "update", "put"):
         monkeypatch.setattr(Archive, name, remember(getattr(Archive, name)))
     close = Memory.close
 

@@ -10,9 +10,9 @@ from pagemem.models import Hit, Record, Scope
 SCOPE = Scope("acme", "priya")
 
 
-def _hit(record_id: str, text: str, score: float, year: int) -> Hit:
+def _hit(record_id: str, text: str, score: float, year: int, key: str | None = None) -> Hit:
     when = datetime(year, 1, 1, tzinfo=UTC)
-    record = Record(record_id, SCOPE, text, "semantic", "user", "", when, when)
+    record = Record(record_id, SCOPE, text, "semantic", "user", "", when, when, key=key)
     return Hit(record, score)
 
 
@@ -42,3 +42,14 @@ def test_rival_values_of_different_subjects_keep_their_places() -> None:
     sister = "My sister's flat is at 9 Orchard Close, up two flights of stairs."
     hits = [_hit("a1", OLD, 1.0, 2022), _hit("a2", sister, 0.8, 2023)]
     assert [h.record.id for h in arrange(hits, 5, cosine=_far)] == ["a1", "a2"]
+
+
+def test_facts_under_different_keys_are_never_one_fact_nor_rivals() -> None:
+    """The caller named them apart: alike words neither fold nor cap nor mark them."""
+    same = "content: the user prefers window seats on trains"
+    hits = [_hit(f"a{i}", same, 1.0 - i / 10, 2020 + i, key=f"k{i}") for i in range(1, 5)]
+    shown = arrange(hits, 5, cosine=lambda a, b: 0.99)
+    assert [h.record.id for h in shown] == ["a1", "a2", "a3", "a4"]
+    assert not any(h.flags for h in shown)
+    unkeyed = [_hit(f"a{i}", same, 1.0 - i / 10, 2020 + i) for i in range(1, 5)]
+    assert len(arrange(unkeyed, 5, cosine=lambda a, b: 0.99)) < 4

@@ -19,7 +19,8 @@ its own hits again. Among the facts it found:
   restatement (they stay stored, and findable by what they add).
 
 Episodic notes (events, conversation turns) are never compared: they do not go
-out of date.
+out of date. Nor are two facts written under different keys (`Record.key`): the
+caller named them as different facts, whatever their words.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def arrange(
         if hit.record.kind != "episodic" and any(
             _folds(better.record, hit.record, similarity)
             for better in kept
-            if better.record.kind != "episodic"
+            if _comparable(better.record, hit.record)
         ):
             continue
         kept.append(hit)
@@ -129,6 +130,14 @@ def _folds(better: Record, other: Record, cosine: Cosine) -> bool:
     return similarity is not None and similarity >= FOLD_COSINE
 
 
+def _comparable(a: Record, b: Record) -> bool:
+    """May two facts be the same fact or compete? Not when either is an episode, nor
+    when the caller wrote them under different keys."""
+    if a.kind == "episodic" or b.kind == "episodic":
+        return False
+    return a.key is None or b.key is None or a.key == b.key
+
+
 def _valid(record: Record, as_of: datetime | None) -> bool:
     return record.valid_at(as_of) if as_of is not None else record.expired_at is None
 
@@ -144,6 +153,8 @@ def _order(hits: list[Hit], newer: Mapping[str, Record], cosine: Cosine) -> list
     for x, i in enumerate(facts):
         for j in facts[x + 1 :]:
             a, b = hits[i].record, hits[j].record
+            if not _comparable(a, b):
+                continue
             old, new = (a, b) if _earlier(a, b) else (b, a)
             similarity = cosine(old.id, new.id)
             if (
@@ -247,7 +258,7 @@ def _spread(hits: list[Hit], cosine: Cosine) -> list[Hit]:
             said = sum(
                 1
                 for other in placed
-                if other.record.kind != "episodic" and _same_fact(other.record, record, cosine)
+                if _comparable(other.record, record) and _same_fact(other.record, record, cosine)
             )
         if said < PER_FACT:
             placed.append(hit)

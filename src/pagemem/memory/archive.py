@@ -193,6 +193,39 @@ class Archive:
         )
         return self._write(record, Decision("supersede", (old.id,), "updated"), actor)
 
+    def put(
+        self,
+        key: str,
+        text: str,
+        *,
+        source: str = "",
+        origin: Origin = "agent",
+        kind: Kind = "semantic",
+        tags: Iterable[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+        actor: str | None = None,
+    ) -> str:
+        """Store `text` as the one current note of `key` and return its id; the note that
+        held the key (a held one too) is closed by it and stays in history. Unlike
+        `insert(key=...)`, saying the same again is a new version, not a restatement:
+        the id returned reads back this call's metadata (a key-value store's put)."""
+        if key is None:
+            raise InvalidInputError("put needs a key")
+        record = self._prepare(
+            text, source=source, origin=origin, kind=kind, tags=tags, metadata=metadata, key=key
+        )
+        scope = self._owner.scope
+        with self._store.scope_lock(scope):
+            holding = self._store.list_records(
+                scope,
+                RecordFilter(quarantined=None, key=record.key, current=True),
+                limit=100_000,
+                offset=0,
+            )
+            targets = tuple(r.id for r in holding)
+            decision = Decision("supersede" if targets else "add", targets, f"put {key}")
+            return self._write(record, decision, actor or record.origin)
+
     def history(self, record_id: str) -> list[Version]:
         """Every version of a fact, oldest first: what it said, when it was true, what
         replaced it and why (from the history)."""
@@ -309,10 +342,7 @@ class Archive:
         end = aware(valid_to, "valid_to")
         if end is not None and end <= start:
             raise InvalidInputError("valid_to must be later than valid_from")
-        if key is not None and (not isinstance(key, str) or not _KEY.match(key)):
-            raise InvalidInputError(
-                f"key {key!r} must be 1-128 characters of letters, digits, '.', '_', ':' or '-'"
-            )
+        key = _checked_key(key)
         return NewRecord(
             text=text,
             kind=kind_checked,  # type: ignore[arg-type]
@@ -486,19 +516,29 @@ class Archive:
         kinds: Iterable[str] | None = None,
         origins: Iterable[str] | None = None,
         quarantined: bool | None = False,
+        key: str | None = None,
+        current: bool | None = None,
+        newest_first: bool = False,
     ) -> list[Record]:
-        """Records in insertion order, filtered like `search`; `quarantined=True` lists the
-        held ones instead, `None` both."""
+        """Records in insertion order (`newest_first`: the other way), filtered like
+        `search`; `quarantined=True` lists the held ones instead, `None` both. `key` keeps
+        the notes of one fact's slot, `current=True` those not closed (`False`: closed)."""
         if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset <= 10**15:
             raise InvalidInputError(
                 f"offset must be a whole number from 0 to 10**15, got {offset!r}"
             )
         if quarantined not in (True, False, None):
             raise InvalidInputError(f"quarantined must be True, False or None, not {quarantined!r}")
+        if current not in (True, False, None):
+            raise InvalidInputError(f"current must be True, False or None, not {current!r}")
         where = self._filter(tags=tags, kinds=kinds, origins=origins)
-        where = replace(where, quarantined=quarantined)
+        where = replace(where, quarantined=quarantined, key=_checked_key(key), current=current)
         return self._store.list_records(
-            self._owner.scope, where, limit=positive(limit, "limit", 100_000), offset=offset
+            self._owner.scope,
+            where,
+            limit=positive(limit, "limit", 100_000),
+            offset=offset,
+            newest_first=bool(newest_first),
         )
 
     @staticmethod
@@ -519,3 +559,11 @@ class Archive:
             start=aware(start, "start"),
             end=aware(end, "end"),
         )
+
+
+def _checked_key(key: object) -> str | None:
+    if key is not None and (not isinstance(key, str) or not _KEY.match(key)):
+        raise InvalidInputError(
+            f"key {key!r} must be 1-128 characters of letters, digits, '.', '_', ':' or '-'"
+        )
+    return key

@@ -113,6 +113,8 @@ class RecordFilter:
     start: datetime | None = None  # created_at >= start
     end: datetime | None = None  # created_at < end
     quarantined: bool | None = False  # False: searchable notes; True: held ones; None: all
+    key: str | None = None  # the fact's slot (`Record.key`)
+    current: bool | None = None  # True: not closed (expired_at unset); False: closed
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,8 +199,17 @@ class RecordStore(Protocol):
 
     def get_record(self, scope: Scope, record_id: str) -> Record | None: ...
     def list_records(
-        self, scope: Scope, where: RecordFilter, *, limit: int, offset: int
-    ) -> list[Record]: ...
+        self,
+        scope: Scope,
+        where: RecordFilter,
+        *,
+        limit: int,
+        offset: int,
+        newest_first: bool = False,
+    ) -> list[Record]:
+        """In the order they were written (`newest_first`: the other way)."""
+        ...
+
     def count_records(self, scope: Scope, where: RecordFilter) -> int: ...
     def delete_record(self, scope: Scope, record_id: str, *, actor: str, at: datetime) -> bool: ...
     def delete_records(

@@ -38,13 +38,20 @@ class RecordsMixin(SQLCore):
         return [self._record_of(row) for row in rows]
 
     def list_records(
-        self, scope: Scope, where: RecordFilter, *, limit: int, offset: int
+        self,
+        scope: Scope,
+        where: RecordFilter,
+        *,
+        limit: int,
+        offset: int,
+        newest_first: bool = False,
     ) -> list[Record]:
         clause, params = self._record_where(scope, where)
+        order = "DESC" if newest_first else "ASC"
         rows = self._select(
             scope,
             f"SELECT {self.record_columns} FROM records r WHERE {clause} "
-            "ORDER BY r.pk LIMIT ? OFFSET ?",
+            f"ORDER BY r.pk {order} LIMIT ? OFFSET ?",
             (*params, limit, offset),
         )
         return [self._record_of(row) for row in rows]
@@ -84,4 +91,9 @@ class RecordsMixin(SQLCore):
         if where.quarantined is not None:
             parts.append("r.quarantined = ?")
             params.append(d.flag(where.quarantined))
+        if where.key is not None:
+            parts.append("r.fact_key = ?")
+            params.append(where.key)
+        if where.current is not None:
+            parts.append(f"r.expired_at IS {'' if where.current else 'NOT '}NULL")
         return " AND ".join(parts), params
