@@ -1,0 +1,3 @@
+"""Pagemem behind other frameworks' interfaces, each an optional extra:
+`pagemem[langgraph]` (`adapters.langgraph.PagememStore`) and `pagemem[openai-agents]`
+(`adapters.openai_agents.PagememSession`)."""
