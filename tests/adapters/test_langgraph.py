@@ -5,11 +5,16 @@ the async twins) and what pagemem adds (isolation, ranking, held items)."""
 from __future__ import annotations
 
 import asyncio
+import json
+import uuid
 from typing import Any, TypedDict
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from langgraph.graph import END, START, StateGraph
 from langgraph.store.base import BaseStore, InvalidNamespaceError, Item, SearchItem
+from langgraph.store.memory import InMemoryStore
 
 from pagemem import InvalidInputError, Memory
 from pagemem.adapters.langgraph import PagememStore
@@ -260,3 +265,71 @@ def test_a_graph_reads_and_writes_memories_through_the_store(store: PagememStore
     out = app.invoke({"user": "priya", "said": "what sport do I do on Tuesdays?", "recalled": []})
     assert "I started climbing on Tuesdays" in out["recalled"]
     assert store.list_namespaces() == [("memories", "priya")]
+
+
+# Differential: the same operations on LangGraph's own InMemoryStore and on ours give
+# the same answers (searches without a query compared as sets: InMemoryStore keeps
+# insertion order, ours puts the most recent first, as its PostgresStore does).
+
+_NAMESPACES = st.sampled_from([("a",), ("a", "b"), ("a", "c"), ("d", "b")])
+_KEYS = st.sampled_from(["k1", "k2", "k3"])
+_VALUES = st.fixed_dictionaries(
+    {"kind": st.sampled_from(["x", "y"]), "n": st.integers(0, 5)},
+    optional={"text": st.sampled_from(["tea", "coffee", "tea and cake"])},
+)
+_OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("put"), _NAMESPACES, _KEYS, _VALUES),
+        st.tuples(st.just("delete"), _NAMESPACES, _KEYS),
+        st.tuples(st.just("get"), _NAMESPACES, _KEYS),
+        st.tuples(
+            st.just("search"),
+            st.sampled_from([(), ("a",), ("a", "b"), ("d",)]),
+            st.sampled_from([None, {"kind": "x"}, {"n": {"$gte": 3}}, {"kind": {"$ne": "x"}}]),
+        ),
+        st.tuples(
+            st.just("namespaces"),
+            st.sampled_from([None, ("a",), ("a", "*")]),
+            st.sampled_from([None, ("b",)]),
+            st.sampled_from([None, 1]),
+        ),
+    ),
+    max_size=25,
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(ops=_OPS)
+def test_answers_match_langgraphs_own_in_memory_store(
+    ops: list[tuple[Any, ...]], memory: Memory
+) -> None:
+    ours, theirs = PagememStore(memory, tenant=f"t{uuid.uuid4().hex[:12]}"), InMemoryStore()
+    for op in ops:
+        if op[0] == "put":
+            ours.put(op[1], op[2], op[3])
+            theirs.put(op[1], op[2], op[3])
+        elif op[0] == "delete":
+            ours.delete(op[1], op[2])
+            theirs.delete(op[1], op[2])
+        elif op[0] == "get":
+            a, b = ours.get(op[1], op[2]), theirs.get(op[1], op[2])
+            assert (a and (a.namespace, a.key, a.value)) == (b and (b.namespace, b.key, b.value))
+        elif op[0] == "search":
+            a_items = ours.search(op[1], filter=op[2], limit=100)
+            b_items = theirs.search(op[1], filter=op[2], limit=100)
+            found = {
+                (tuple(i.namespace), i.key, json.dumps(i.value, sort_keys=True)) for i in a_items
+            }
+            assert found == {
+                (tuple(i.namespace), i.key, json.dumps(i.value, sort_keys=True)) for i in b_items
+            }
+        else:
+            # InMemoryStore still lists a namespace whose items were all deleted; like
+            # LangGraph's PostgresStore, ours lists those that hold items
+            for empty in [ns for ns, items in theirs._data.items() if not items]:
+                del theirs._data[empty]
+            assert ours.list_namespaces(prefix=op[1], suffix=op[2], max_depth=op[3]) == (
+                theirs.list_namespaces(prefix=op[1], suffix=op[2], max_depth=op[3])
+            )
