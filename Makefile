@@ -3,7 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck clean
+.PHONY: demo test lint typecheck clean wheelhouse
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,15 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $@ $(VENV)/.installed-base
 
+# The runtime dependencies as wheels, fetched while the registries are reachable, so that
+# tests/test_wheel.py can install the built wheel into a fresh venv with no index.
+$(VENV)/wheelhouse/.done: pyproject.toml | $(BIN)/python
+	$(BIN)/python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > $(VENV)/runtime-requirements.txt
+	$(BIN)/python -m pip download -q --only-binary=:all: -d $(VENV)/wheelhouse -r $(VENV)/runtime-requirements.txt
+	touch $@
+
+wheelhouse: $(VENV)/wheelhouse/.done
+
 demo: $(VENV)/.installed-base
 	$(BIN)/pagemem demo
 
@@ -26,8 +35,8 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy --strict src
 
-test: lint typecheck
+test: lint typecheck wheelhouse
 	$(BIN)/python -m pytest -q
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
