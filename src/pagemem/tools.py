@@ -409,8 +409,11 @@ def _check_value(param: Param, value: Any) -> Any:
     return value
 
 
-def _approved(tool: Tool, request: ApprovalRequest, approve: Approver | None) -> str | None:
-    """None when the call may run, else why not (told to the model)."""
+def _approved(
+    me: ScopedMemory, tool: Tool, request: ApprovalRequest, approve: Approver | None
+) -> str | None:
+    """None when the call may run, else why not (told to the model). Each answer is kept
+    in the scope's history (`ScopedMemory.approvals()`)."""
     why = (
         "; ".join(traced.describe() for traced in request.traced)
         + ", not in anything the user said or trusted memory"
@@ -418,12 +421,16 @@ def _approved(tool: Tool, request: ApprovalRequest, approve: Approver | None) ->
         else "it has side effects"
     )
     if approve is None:
+        me.note_approval(tool.name, request.arguments, why, "no approver")
         return f"{tool.name} was held: {why}. No approver is configured; ask the user"
     try:
-        if approve(request) is True:
-            return None
+        approved = approve(request) is True
     except Exception:  # an approver that fails says no
         log.exception("approver failed for %s", tool.name)
+        approved = False
+    me.note_approval(tool.name, request.arguments, why, "approved" if approved else "refused")
+    if approved:
+        return None
     return f"{tool.name} was not approved ({why}); do not retry it without asking the user"
 
 
@@ -466,7 +473,7 @@ def dispatch(
             request = ApprovalRequest(
                 tool.name, dict(checked), me.scope, context.untrusted, tuple(traced)
             )
-            refusal = _approved(tool, request, approve)
+            refusal = _approved(me, tool, request, approve)
             if refusal is not None:
                 log.info("refused %s in %s: %s", tool.name, me.scope, refusal)
                 return ToolResult(f"error: {refusal}", False)

@@ -8,6 +8,7 @@ write, and turns free-text questions into store queries.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import re
 import secrets
@@ -192,6 +193,20 @@ class Memory:
         self.close()
 
 
+APPROVAL_ANSWERS = ("approved", "refused", "no approver")
+
+
+@dataclass(frozen=True, slots=True)
+class Approval:
+    """A call held for approval: when, which tool with which arguments, why, the answer."""
+
+    at: datetime
+    tool: str
+    arguments: dict[str, Any]
+    why: str
+    answer: str
+
+
 @dataclass(frozen=True, slots=True)
 class Forgetting:
     """What `forget` found (and, when `done`, removed)."""
@@ -308,6 +323,41 @@ class ScopedMemory:
         return self.memory.store.history(
             self.scope, target_id=target_id, limit=positive(limit, "limit", 100_000)
         )
+
+    def note_approval(self, tool: str, arguments: Mapping[str, Any], why: str, answer: str) -> None:
+        """Keep, in the history, that a call of `tool` was held for approval, why, and the
+        answer ("approved", "refused", or "no approver"): what a reviewer looks back on.
+        Secrets in the arguments are redacted like any text stored."""
+        if answer not in APPROVAL_ANSWERS:
+            raise InvalidInputError(f"answer must be one of {', '.join(APPROVAL_ANSWERS)}")
+        text = json.dumps({"arguments": dict(arguments), "why": why, "answer": answer}, default=str)
+        cleaned, _ = self._clean(text, "an approval")
+        self.memory.store.note_event(
+            self.scope,
+            op="approval",
+            target="tool",
+            target_id=self._text(tool, "tool name"),
+            text=cleaned,
+            actor="approver",
+            at=self.memory.now(),
+        )
+
+    def approvals(self, *, limit: int = 100) -> list[Approval]:
+        """The calls held for approval in this scope, newest first, with their answers."""
+        entries = [e for e in self.history(limit=100_000) if e.op == "approval"]
+        out = []
+        for entry in reversed(entries[-positive(limit, "limit", 100_000) :]):
+            data = json.loads(entry.after) if entry.after else {}
+            out.append(
+                Approval(
+                    entry.at,
+                    entry.target_id,
+                    data.get("arguments", {}),
+                    str(data.get("why", "")),
+                    str(data.get("answer", "")),
+                )
+            )
+        return out
 
     def _clean(self, text: str, what: str) -> tuple[str, tuple[str, ...]]:
         """Replace secrets before a write; report the kinds (never the values)."""

@@ -447,6 +447,21 @@ class AdminStore(Protocol):
         """Blank history texts of the scope that contain `phrase`; return how many rows."""
         ...
 
+    def note_event(
+        self,
+        scope: Scope,
+        *,
+        op: str,
+        target: str,
+        target_id: str,
+        text: str,
+        actor: str,
+        at: datetime,
+    ) -> None:
+        """A history row for a decision that changed no table (an approval asked and
+        answered)."""
+        ...
+
     def purge(self) -> None:
         """Make deleted text unrecoverable from the files (indexes rewritten, WAL emptied)."""
         ...

@@ -72,6 +72,30 @@ class AdminMixin(SQLCore):
                 ).rowcount
         return changed
 
+    def note_event(
+        self,
+        scope: Scope,
+        *,
+        op: str,
+        target: str,
+        target_id: str,
+        text: str,
+        actor: str,
+        at: datetime,
+    ) -> None:
+        with self._transaction(scope) as conn:
+            self._log(
+                conn,
+                scope,
+                at=at,
+                op=op,
+                target=target,
+                target_id=target_id,
+                before=None,
+                after=text,
+                actor=actor,
+            )
+
     def get_retention(self, scope: Scope) -> list[RetentionRule]:
         rows = self._select(scope, f"SELECT retention FROM scopes WHERE {SCOPE_SQL}", key(scope))
         if not rows:
