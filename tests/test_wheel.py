@@ -23,6 +23,9 @@ BUNDLED = {
     "pagemem/data/encodings/o200k_base.tiktoken",
     "pagemem/data/guard/directive-model.json",
     "pagemem/py.typed",
+    "pagemem/ui/templates/base.html",
+    "pagemem/ui/static/ui.css",
+    "pagemem/ui/static/favicon.svg",
 }
 
 

@@ -23,6 +23,7 @@ for _command in (
     serve.serve,
     serve.key,
     serve.mcp,
+    serve.ui,
     admin.reindex,
     admin.consolidate,
     admin.jobs,

@@ -10,7 +10,7 @@ from pagemem.cli.model import make_llm, model_configured, model_options
 from pagemem.cli.target import db_option
 from pagemem.errors import PagememError
 
-__all__ = ["key", "mcp", "serve"]
+__all__ = ["key", "mcp", "serve", "ui"]
 
 _DB = db_option(default=Path("memory.db"))
 
@@ -28,13 +28,36 @@ def serve(
 
     from pagemem.memory import Memory
     from pagemem.server.rest import create_app
+    from pagemem.ui import create_ui
 
     try:
         llm = make_llm(provider, model, base_url) if model_configured(model) else None
     except PagememError as exc:
         raise click.ClickException(str(exc)) from None
     with Memory(db) as memory:
-        uvicorn.run(create_app(memory, llm=llm), host=host, port=port, log_level="info")
+        app = create_app(memory, llm=llm)
+        app.mount("/ui", create_ui(memory))
+        uvicorn.run(app, host=host, port=port, log_level="info")
+
+
+@click.command()
+@_DB
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8081, show_default=True, help="Port to listen on.")
+def ui(db: Path | str, host: str, port: int) -> None:
+    """Serve the web inspector for a database: context window, memory browser, facts
+    timeline and review queue. Opens with the link it prints (a one-off token)."""
+    import secrets
+
+    import uvicorn
+
+    from pagemem.memory import Memory
+    from pagemem.ui import create_ui
+
+    token = secrets.token_urlsafe(24)
+    with Memory(db) as memory:
+        click.echo(f"pagemem inspector: http://{host}:{port}/?token={token}")
+        uvicorn.run(create_ui(memory, token=token), host=host, port=port, log_level="warning")
 
 
 @click.command()
