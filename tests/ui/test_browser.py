@@ -93,7 +93,7 @@ def test_the_inspector_end_to_end_in_chromium(
     visit(browser, f"{base}/?token={TOKEN}", "scopes")
     assert browser.find_element(By.ID, "scopes").text.count("priya") == 1
 
-    visit(browser, f"{base}/context?{QUERY}&max_tokens=300", "context")
+    visit(browser, f"{base}/context?{QUERY}&max_tokens=3000", "context")
     assert browser.find_element(By.ID, "window-bars").is_displayed()
     assert "messages paged out" in browser.find_element(By.ID, "window-now").text
     assert browser.find_element(By.ID, "budget-curve").is_displayed()

@@ -110,12 +110,19 @@ def test_every_page_loads_escapes_stored_text_and_forbids_scripts(client: TestCl
 
 
 def test_the_context_page_replays_the_window_and_the_budget(client: TestClient) -> None:
-    page = client.get("/context", params={**SCOPE, "max_tokens": 300}).text
+    page = client.get("/context", params={**SCOPE, "max_tokens": 300, "tools": 0}).text
     assert page.count('class="messages"') == 40  # a bar section per message
     assert re.search(r"of 300 tokens; \d+ of 40 messages paged out", page)
     assert "without paging, turn" in page
     assert 'id="budget-curve"' in page
     assert "noted locker 0" in page  # paged out, listed with when
+    assert 'id="too-small"' not in page
+    offered = client.get("/context", params={**SCOPE, "max_tokens": 300}).text
+    assert 'id="too-small"' in offered  # the memory tools' definitions alone are bigger
+    roomy = client.get("/context", params={**SCOPE, "max_tokens": 4000}).text
+    tools = re.search(r"tools (\d+), core", roomy)
+    assert tools
+    assert int(tools.group(1)) > 500
     bad = client.get("/context", params={**SCOPE, "max_tokens": 10})
     assert bad.status_code == 422 or bad.status_code == 400
 

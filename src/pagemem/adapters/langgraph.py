@@ -144,9 +144,7 @@ class PagememStore(BaseStore):
             raise InvalidInputError("limit and offset must not be negative")
         wanted = op.offset + op.limit
         found: list[tuple[float, SearchItem]] = []
-        for namespace in self._namespaces():
-            if namespace[: len(op.namespace_prefix)] != tuple(op.namespace_prefix):
-                continue
+        for namespace in self._namespaces(prefix=tuple(op.namespace_prefix), nonempty=False):
             me = self._scope(namespace)
             if op.query:
                 found.extend(self._ranked(me, namespace, op, wanted))
@@ -194,10 +192,12 @@ class PagememStore(BaseStore):
         return out
 
     def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        conditions = op.match_conditions or ()
         namespaces = [
             ns
-            for ns in self._namespaces()
-            if all(_match(condition, ns) for condition in op.match_conditions or ())
+            for ns in self._namespaces(nonempty=False)
+            if all(_match(condition, ns) for condition in conditions)
+            and self._holds_items(self._scope(ns))
         ]
         if op.max_depth is not None:
             namespaces = list({ns[: op.max_depth] for ns in namespaces})
@@ -216,12 +216,17 @@ class PagememStore(BaseStore):
             )
         return self.memory.scope(self.tenant, user)
 
-    def _namespaces(self) -> list[tuple[str, ...]]:
-        """The namespaces that hold at least one item."""
+    def _namespaces(
+        self, *, prefix: tuple[str, ...] = (), nonempty: bool = True
+    ) -> list[tuple[str, ...]]:
+        """The namespaces under `prefix` (one query for the tenant's scopes); with
+        `nonempty`, only those that hold at least one item (a query each)."""
         out = []
         for me in self.memory.scopes(tenant=self.tenant):
             namespace = _namespace(me.scope.user)
-            if namespace is not None and me.scope.agent is None and self._holds_items(me):
+            if namespace is None or me.scope.agent is not None:
+                continue
+            if namespace[: len(prefix)] == prefix and (not nonempty or self._holds_items(me)):
                 out.append(namespace)
         return out
 

@@ -210,11 +210,16 @@ def context_page(
     summary_tokens: Annotated[int | None, Query(ge=0, le=1_000_000)] = None,
     window_tokens: Annotated[int, Query(ge=64, le=2_000_000)] = 8192,
     output: Annotated[int, Query(ge=0, le=1_000_000)] = 1024,
+    tools: Annotated[int, Query(ge=0, le=1)] = 1,
 ) -> Response:
-    shown = views.window(at.me, max_tokens, summary_tokens)
+    shown = views.window(at.me, max_tokens, summary_tokens, tools=bool(tools))
     try:
         curve = views.budget_curve(
-            at.me, window_tokens=window_tokens, output=output, reserve=shown.summary_tokens
+            at.me,
+            window_tokens=window_tokens,
+            output=output,
+            reserve=shown.summary_tokens,
+            tools=bool(tools),
         )
     except InvalidInputError as exc:
         curve, problem = None, str(exc)
@@ -225,6 +230,7 @@ def context_page(
         "summary_tokens": summary_tokens,
         "window_tokens": window_tokens,
         "output": output,
+        "tools": tools,
     }
     return ui.render(
         request,

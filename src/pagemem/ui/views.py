@@ -7,6 +7,7 @@ that the public API does not offer.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -16,6 +17,7 @@ from pagemem.context import DEFAULT_SYSTEM
 from pagemem.guard.envelope import RULE
 from pagemem.memory import ScopedMemory
 from pagemem.models import KINDS, ORIGINS, Message, Record
+from pagemem.tools import MEMORY_TOOLS, openai_tools
 
 __all__ = [
     "KINDS",
@@ -49,6 +51,7 @@ class TurnBar:
 
     turn: int
     system: int
+    tools: int
     core: int
     summary: int
     messages: int
@@ -57,12 +60,13 @@ class TurnBar:
 
     @property
     def total(self) -> int:
-        return self.system + self.core + self.summary + self.messages + self.reserve
+        return self.system + self.tools + self.core + self.summary + self.messages + self.reserve
 
     @property
     def sections(self) -> list[tuple[str, int]]:
         return [
             ("system", self.system),
+            ("tools", self.tools),
             ("core", self.core),
             ("summary", self.summary),
             ("messages", self.messages),
@@ -90,16 +94,20 @@ class BudgetCurve:
     keep_everything: list[int] = field(default_factory=list)
 
 
-def window(me: ScopedMemory, max_tokens: int, summary_tokens: int | None) -> Window:
+def window(
+    me: ScopedMemory, max_tokens: int, summary_tokens: int | None, *, tools: bool = True
+) -> Window:
     """Replays the stored conversation through a window of `max_tokens`: what each
     section held after every message, evicting the oldest first as `Context` does (the
     summary at most `summary_tokens`; by default, as `Context`, a tenth of what the
-    fixed sections leave)."""
+    fixed sections leave), with the memory tools' definitions offered when `tools`."""
     counter = me.counter
     overhead = counter.message_overhead
     system, core = _fixed(me)
+    offered = counter.count(json.dumps(openai_tools(MEMORY_TOOLS))) if tools else 0
+    system_and_tools = system + offered
     if summary_tokens is None:
-        summary_tokens = max(0, (max_tokens - system - core) // 10)
+        summary_tokens = max(0, (max_tokens - system_and_tools - core) // 10)
     paged = _all_paged(me)
     live = me.recall.in_context()
     messages = paged + live
@@ -108,16 +116,17 @@ def window(me: ScopedMemory, max_tokens: int, summary_tokens: int | None) -> Win
     for turn in range(len(messages)):
         used = sum(sizes[window_start : turn + 1])
         summary = min(summary_tokens, evicted_tokens)
-        while turn > window_start and system + core + summary + used > max_tokens:
+        while turn > window_start and system_and_tools + core + summary + used > max_tokens:
             used -= sizes[window_start]
             evicted_tokens += sizes[window_start]
             window_start += 1
             summary = min(summary_tokens, evicted_tokens)
-        total = system + core + summary + used
+        total = system_and_tools + core + summary + used
         bars.append(
             TurnBar(
                 turn=turn + 1,
                 system=system,
+                tools=offered,
                 core=core,
                 summary=summary,
                 messages=used,
@@ -129,15 +138,24 @@ def window(me: ScopedMemory, max_tokens: int, summary_tokens: int | None) -> Win
 
 
 def budget_curve(
-    me: ScopedMemory, *, window_tokens: int, output: int, reserve: int, turns: int = 60
+    me: ScopedMemory,
+    *,
+    window_tokens: int,
+    output: int,
+    reserve: int,
+    tools: bool = True,
+    turns: int = 60,
 ) -> BudgetCurve:
-    """The `pagemem budget --plot` picture for this scope: its system prompt, core
-    memory and average turn (a user and an assistant message) as stored."""
+    """The `pagemem budget --plot` picture for this scope: its system prompt (and the
+    memory tools' definitions, when offered), core memory and average turn (a user and
+    an assistant message) as stored."""
     counter = me.counter
     messages = _all_paged(me) + me.recall.in_context()
     per_message = [counter.count(m.content) + counter.message_overhead for m in messages]
     turn = max(1, round(2 * sum(per_message) / len(per_message))) if per_message else 100
     system, core = _fixed(me)
+    if tools:
+        system += me.counter.count(json.dumps(openai_tools(MEMORY_TOOLS)))
     plan = Budget(window_tokens, system, core, output, reserve, turn)
     shown = max(turns, min(1000, plan.overflow_turn * 3 // 2))
     costs = plan.costs(shown)
