@@ -87,6 +87,7 @@ class Archive:
             valid_from=valid_from,
             valid_to=valid_to,
             key=key,
+            ahead=True,
         )
         who = actor or record.origin
         if not consolidate or record.kind == "episodic" or record.quarantined:
@@ -190,6 +191,7 @@ class Archive:
                 if k not in ("directive", "redacted", "neutralised")
             },
             key=old.key,
+            ahead=True,
         )
         return self._write(record, Decision("supersede", (old.id,), "updated"), actor)
 
@@ -212,7 +214,14 @@ class Archive:
         if key is None:
             raise InvalidInputError("put needs a key")
         record = self._prepare(
-            text, source=source, origin=origin, kind=kind, tags=tags, metadata=metadata, key=key
+            text,
+            source=source,
+            origin=origin,
+            kind=kind,
+            tags=tags,
+            metadata=metadata,
+            key=key,
+            ahead=True,
         )
         scope = self._owner.scope
         with self._store.scope_lock(scope):
@@ -318,9 +327,13 @@ class Archive:
         valid_from: datetime | None = None,
         valid_to: datetime | None = None,
         key: str | None = None,
+        ahead: bool = False,
     ) -> NewRecord:
+        """`ahead`: one note about to be written, embedded on a worker meanwhile."""
         owner = self._owner
         text, redacted = owner._clean(owner._text(text, "text"), "a note")
+        if ahead:
+            owner.memory.ranker.embed_soon(owner.scope, text)
         if not isinstance(source, str) or len(source) > MAX_SOURCE:
             raise InvalidInputError(f"source must be a string of at most {MAX_SOURCE} characters")
         check_text(source, "source", max_bytes=4 * MAX_SOURCE, allow_empty=True)

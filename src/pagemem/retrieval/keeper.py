@@ -12,8 +12,10 @@ store-search threshold is left to a store that can search itself (PostgreSQL).
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import cast
 
 import numpy as np
@@ -69,6 +71,10 @@ class IndexKeeper:
         self.rebuilds = 0  # whole-scope index builds (first loads included)
         self.caught_up = 0  # changes of other writers applied from the change feed
         self._recent: dict[str, Vectors] = {}  # documents embedded before they were stored
+        # notes being embedded on a worker while their write does its other checks
+        self._ahead: dict[str, Future[Vectors]] = {}
+        self._ahead_lock = threading.Lock()
+        self._pool: tuple[int, ThreadPoolExecutor] | None = None
         self._in_store: set[tuple[Scope, Collection]] = set()  # scopes the store searches
         self.restored = 0  # indexes read from a snapshot instead of built
         self.saved = 0  # snapshots put in place
@@ -218,7 +224,10 @@ class IndexKeeper:
 
     def close(self) -> None:
         """Write a snapshot of every index that changed since its last (for the next
-        process to start from)."""
+        process to start from), and stop the embedding worker."""
+        if self._pool is not None and self._pool[0] == os.getpid():
+            self._pool[1].shutdown(wait=True, cancel_futures=True)
+            self._pool = None
         if self._snapshots is None:
             return
         with self._lock:
@@ -362,6 +371,7 @@ class IndexKeeper:
         embedder = self.embedder
         found: dict[str, Vectors] = {}
         for record in records:
+            self._settle(record.text)
             blob = stored.get(record.id)
             if blob is not None and len(blob) == 4 * embedder.dim:
                 found[record.id] = np.frombuffer(blob, dtype=np.float32)
@@ -397,9 +407,43 @@ class IndexKeeper:
             self.store.put_vectors(scope, embedder.model_id, to_store, collection=collection)
         return found
 
+    def embed_soon(self, scope: Scope, text: str) -> None:
+        """Start embedding one note about to be written on a worker thread: the guard and
+        the lexical half of its candidate lookup run meanwhile, on the other core (the
+        model runs one thread for one text). Whoever needs the vector waits for it. A
+        note the scope already holds word for word reuses that note's vector."""
+        if self.embedder is None or text in self._recent:
+            return
+        embedder = self.embedder
+        same = self.store.find_vectors(scope, embedder.model_id, [text]).get(text)
+        if same is not None and len(same) == 4 * embedder.dim:
+            self._recent[text] = np.frombuffer(same, dtype=np.float32)
+            return
+        with self._ahead_lock:
+            if text in self._ahead:
+                return
+            if len(self._ahead) >= 64:  # never waited for (held notes are not embedded)
+                self._ahead.clear()
+            if self._pool is None or self._pool[0] != os.getpid():  # none, or a fork's
+                self._pool = (os.getpid(), ThreadPoolExecutor(1, "pagemem-embed"))
+            self._ahead[text] = self._pool[1].submit(
+                lambda: embedder.embed([text], role="document")[0]
+            )
+
+    def _settle(self, text: str) -> None:
+        """A note embedded ahead joins the embedded ones (waiting for it if need be)."""
+        with self._ahead_lock:
+            future = self._ahead.pop(text, None)
+        if future is not None:
+            vector = future.result()
+            if len(self._recent) > 4096:
+                self._recent.clear()
+            self._recent[text] = vector
+
     def vector_for(self, text: str) -> tuple[str, bytes] | None:
         """The embedding a note about to be written already has (its candidate lookup or
         `embed_ahead` made it), as the store keeps it: written with the note."""
+        self._settle(text)
         vector = self._recent.get(text)
         if vector is None or self.embedder is None:
             return None

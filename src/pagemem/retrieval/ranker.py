@@ -44,10 +44,11 @@ class Ranker(IndexKeeper):
     ) -> list[list[tuple[str, float | None]]]:
         """`similar` for many notes at once (a batch): one look at the index, one
         product for all their neighbours by meaning."""
-        vectors = [self._document_vector(text) for text in texts]
         with self._lock:
             index = self._loaded(scope, "records")
             if index is None:
+                for text in texts:  # InStore reads the vectors from those kept
+                    self._document_vector(text)
                 return [self._db().similar(scope, text, k, now) for text in texts]
             if not index.bm25.live:
                 return [[] for _ in texts]
@@ -66,8 +67,14 @@ class Ranker(IndexKeeper):
                     sharing = sharing[mask[sharing]]
                     picked = [int(sharing[i]) for i in top(lexical[sharing], 2 * k)]
                 picks.append(picked)
+        # the words first, then the meaning: a note embedded ahead (`embed_soon`) finishes
+        # on the other core while the lines above run; the lock is not held meanwhile
+        vectors = [self._document_vector(text) for text in texts]
+        with self._lock:
             known = [v for v in vectors if v is not None]
             if len(known) == len(texts) and known and len(index.vectors):
+                if len(mask) < len(index.ids):  # notes another thread added meanwhile
+                    mask = np.concatenate([mask, np.zeros(len(index.ids) - len(mask), bool)])
                 # the nearest by meaning among the latest notes (those sharing words are
                 # found above wherever they are; the read side compares what a search finds)
                 window = int(self.config.similar_window)
@@ -88,6 +95,7 @@ class Ranker(IndexKeeper):
         until the note is indexed."""
         if self.embedder is None:
             return None
+        self._settle(text)
         vector = self._recent.get(text)
         if vector is None:
             vector = self.embedder.embed([text], role="document")[0]
