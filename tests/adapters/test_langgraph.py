@@ -150,7 +150,10 @@ def test_items_put_with_index_false_are_listed_but_never_found_by_a_query(
 ) -> None:
     store.put(NOTES, "secretive", {"content": "the spare key is under the blue pot"}, index=False)
     assert store.search(NOTES, query="where is the spare key") == []
-    assert [i.key for i in store.search(NOTES)] == ["secretive"]
+    store.put(NOTES, "visible", {"content": "the car key hangs by the door"})
+    found = store.search(NOTES, query="where is the spare key", limit=1)
+    assert [i.key for i in found] == ["visible"]  # the unindexed one took no place
+    assert [i.key for i in store.search(NOTES)] == ["visible", "secretive"]
     assert store.get(NOTES, "secretive") is not None
 
 

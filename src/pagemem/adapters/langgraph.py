@@ -156,20 +156,24 @@ class PagememStore(BaseStore):
     def _ranked(
         self, me: ScopedMemory, namespace: tuple[str, ...], op: SearchOp, wanted: int
     ) -> list[tuple[float, SearchItem]]:
-        """The namespace's items a query finds, by pagemem's score; with a filter, among
-        the best `_MAX_K` notes."""
+        """The namespace's items a query finds, by pagemem's score; with a filter (or
+        when items put with `index=False` took places), among the best `_MAX_K` notes."""
         k = min(_MAX_K, max(1, wanted if not op.filter else _MAX_K))
-        out: list[tuple[float, SearchItem]] = []
-        seen: set[str] = set()
-        for hit in me.archive.search(str(op.query), k=k):
-            envelope = hit.record.metadata.get(_ENVELOPE)
-            if not isinstance(envelope, dict) or not envelope.get("indexed", True):
-                continue
-            if envelope["key"] in seen or not _matches(envelope["value"], op.filter):
-                continue
-            seen.add(envelope["key"])
-            out.append((hit.score, _found(hit.record, namespace, hit.score)))
-        return out
+        while True:
+            hits = me.archive.search(str(op.query), k=k)
+            out: list[tuple[float, SearchItem]] = []
+            seen: set[str] = set()
+            for hit in hits:
+                envelope = hit.record.metadata.get(_ENVELOPE)
+                if not isinstance(envelope, dict) or not envelope.get("indexed", True):
+                    continue
+                if envelope["key"] in seen or not _matches(envelope["value"], op.filter):
+                    continue
+                seen.add(envelope["key"])
+                out.append((hit.score, _found(hit.record, namespace, hit.score)))
+            if len(out) >= wanted or len(hits) < k or k >= _MAX_K:
+                return out
+            k = _MAX_K
 
     def _listed(
         self, me: ScopedMemory, namespace: tuple[str, ...], op: SearchOp, wanted: int
