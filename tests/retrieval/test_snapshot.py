@@ -183,6 +183,10 @@ def test_the_hnsw_graph_is_saved_and_read_back(tmp_path: Path) -> None:
         loaded = memory.ranker._indexes[(memory.scope("acme", "priya").scope, "records")]
         assert loaded.vectors.graph is not None
         assert memory.ranker.rebuilds == 0
+        # a graph read back is not a new one: the first search does not write it all again
+        # (at a million notes that rewrite took 6.4 of a restart's 11.8 s)
+        assert memory.ranker.restored == 1
+        assert memory.ranker.saved == 0
 
 
 def test_two_processes_one_writing_one_starting_from_the_snapshot(path: Path) -> None:

@@ -154,6 +154,8 @@ class IndexKeeper:
             _log.warning("ignoring the index snapshot of a scope: %s", error)
             return None
         index.revision = index.saved = snapshot.revision
+        # the graph read with it is saved already: not a reason to write the snapshot again
+        index.graph_saved = snapshot.graph is not None
         if snapshot.revision < revision:
             self._catch_up(scope, collection, index, revision)
             if index.revision != revision:  # the feed no longer reaches back that far
