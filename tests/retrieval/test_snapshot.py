@@ -214,3 +214,38 @@ def test_two_processes_one_writing_one_starting_from_the_snapshot(path: Path) ->
         assert ranked(memory) == fresh(path)
         found = memory.scope("acme", "priya").archive.search("zanzibarite", k=8)
         assert not any("zanzibarite" in hit.record.text for hit in found)
+
+
+def test_a_snapshot_file_is_mapped_array_by_array_as_numpy_wrote_it(tmp_path: Path) -> None:
+    """Arrays are mapped from the file (read when used), equal to what np.load reads;
+    a compressed or cut-short file is refused, so the index is built instead."""
+    import zipfile
+
+    import numpy as np
+    import pytest
+
+    from pagemem.retrieval.snapshot import _mapped
+
+    arrays = {
+        "vectors": np.arange(12, dtype=np.float32).reshape(3, 4),
+        "fortran": np.asfortranarray(np.arange(6, dtype=np.int64).reshape(2, 3)),
+        "empty": np.zeros((0, 4), dtype=np.float32),
+        "text": np.frombuffer(b"a1\na2", dtype=np.uint8),
+    }
+    path = tmp_path / "s.npz"
+    np.savez(path, **arrays)
+    mapped = _mapped(path)
+    assert sorted(mapped) == sorted(arrays)
+    for name, array in arrays.items():
+        assert mapped[name].dtype == array.dtype
+        assert np.array_equal(mapped[name], array)
+    mapped["vectors"][0, 0] = 99.0  # copy on write: the file keeps what it had
+    assert np.load(path)["vectors"][0, 0] == 0.0
+    np.savez_compressed(tmp_path / "c.npz", **arrays)
+    with pytest.raises(ValueError, match="uncompressed"):
+        _mapped(tmp_path / "c.npz")
+    blob = path.read_bytes()
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(blob[: len(blob) // 2])
+    with pytest.raises((ValueError, OSError, zipfile.BadZipFile)):
+        _mapped(cut)
