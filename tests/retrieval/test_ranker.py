@@ -370,3 +370,40 @@ def test_a_forked_child_embeds_ahead_without_its_parents_worker() -> None:
         assert mem.ranker.embedder is not None
         expected = mem.ranker.embedder.embed(["in a child"], role="document")[0]
         assert np.allclose(vector, expected, atol=1e-6)
+
+
+def test_a_scope_of_facts_skips_the_passes_neighbours_need_and_ranks_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With no neighbours anywhere a passage is its note: the context and sharing passes
+    are skipped, and the scores are those they would have given."""
+    from pagemem.retrieval import features
+    from pagemem.retrieval.bm25 import BM25
+
+    notes = [
+        "Priya's passport expires in March 2031",
+        "Priya adopted a golden retriever puppy named Biscuit",
+        "the passport office is on Hyde Road",
+        "Biscuit the puppy chews every passport he finds",
+    ]
+    with Memory(":memory:", embedder=None) as mem:
+        me = mem.scope("acme", "priya")
+        for note in notes:
+            me.archive.insert(note)
+        before = [(h.record.id, h.score) for h in me.archive.search("passport puppy", k=4)]
+        index = mem.ranker._loaded(me.scope, "records")
+        assert index is not None
+        assert not index.linked
+
+        def forbidden(*args: object, **kwargs: object) -> None:
+            raise AssertionError("a pass that moves nothing ran")
+
+        monkeypatch.setattr(BM25, "context_scores", forbidden)
+        monkeypatch.setattr(features, "beside", forbidden)
+        assert [(h.record.id, h.score) for h in me.archive.search("passport puppy", k=4)] == before
+    with Memory(":memory:", embedder=None, retrieval=LEXICAL) as plain:
+        me = plain.scope("acme", "priya")
+        for note in notes:
+            me.archive.insert(note)
+        alone = [h.record.id for h in me.archive.search("passport puppy", k=4)]
+    assert [i for i, _ in before] == alone

@@ -81,6 +81,7 @@ def adjacency(index: ScopeIndex, gap_seconds: float) -> tuple[Neighbours, Neighb
     cached = index.neighbours
     if cached is not None and cached[0] == state:
         return cached[1], cached[2]
+    index.linked = False
     n = len(index.ids)
     prev = np.full(n, -1, dtype=np.int64)
     nxt = np.full(n, -1, dtype=np.int64)
@@ -92,6 +93,7 @@ def adjacency(index: ScopeIndex, gap_seconds: float) -> tuple[Neighbours, Neighb
         near = np.abs(np.diff(times)) <= gap_seconds
         prev[live[1:]] = np.where(near, live[:-1], -1)
         nxt[live[:-1]] = np.where(near, live[1:], -1)
+        index.linked = bool(near.any())
     index.neighbours = (state, prev, nxt)
     return prev, nxt
 

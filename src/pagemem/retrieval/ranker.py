@@ -170,12 +170,16 @@ class Ranker(IndexKeeper):
             lexical = index.bm25.scores(terms)
             config = self.config
             prev, nxt = features.adjacency(index, config.neighbour_gap_seconds)
+            # With no neighbours anywhere (a scope of facts) a note's passage is the note
+            # itself, and sharing scores moves nothing: the same numbers, without the
+            # passes over the scope (14 ms a search at a million notes).
+            linked = index.linked
             if config.context_weight > 0:  # BM25 of (previous, note, next) as one passage
-                context = index.bm25.context_scores(terms, prev, nxt)
+                context = index.bm25.context_scores(terms, prev, nxt) if linked else lexical
                 lexical = lexical + config.context_weight * context
             alive = index.bm25.alive()
             found = alive & (lexical > 0)
-            share = config.neighbour_weight
+            share = config.neighbour_weight if linked else 0.0
             early = config.neighbour_lexical > 0
             scores = by_max(
                 features.with_neighbours(index, lexical, prev, nxt, share) if early else lexical

@@ -61,6 +61,7 @@ class ScopeIndex:
         self.neighbours: (
             tuple[tuple[int, int, float], npt.NDArray[np.int64], npt.NDArray[np.int64]] | None
         ) = None
+        self.linked = False  # whether any note has a neighbour (set with `neighbours`)
         self.saved = -1  # the revision of its last snapshot (-1: none)
         self.graph_saved = False  # whether that snapshot holds its HNSW graph
 
