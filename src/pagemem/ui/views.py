@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from pagemem.budget import Budget
 from pagemem.context import DEFAULT_SYSTEM
@@ -289,7 +288,3 @@ def _all_paged(me: ScopedMemory) -> list[Message]:
     while page := me.recall.list(limit=1000, offset=len(out)):
         out.extend(page)
     return out
-
-
-def choices() -> dict[str, Any]:
-    return {"kinds": KINDS, "origins": ORIGINS}
