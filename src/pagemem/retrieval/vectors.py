@@ -9,9 +9,10 @@ without rewriting rows:
     |m - mu|^2 = 1 - 2 m.mu + |mu|^2                 (rows are unit length)
 
 Above `ann_threshold` live rows, a usearch HNSW index (int8) over the raw vectors
-picks the candidates and only those are scored exactly. It is built at the first
-search that needs it, catches up on new rows in one batch per search, and never
-removes: deleted rows are filtered by the live mask.
+picks the candidates and only those are scored exactly, their centred norms worked out
+for them alone (below it, every row's norm is kept until a write moves the mean). It is
+built at the first search that needs it, catches up on new rows in one batch per
+search, and never removes: deleted rows are filtered by the live mask.
 """
 
 from __future__ import annotations
@@ -193,10 +194,15 @@ class VectorSet:
         mean = (self._sum / self._count).astype(np.float32)
         shifted = query - mean
         norm_q = float(np.linalg.norm(shifted)) or 1.0
-        norms, dots = self._row_norms(mean)
+        if self._ann is None:  # every row is scored: their norms, kept until a write
+            norms, dots = self._row_norms(mean)
+            norms, dots = norms[rows], dots[rows]
+        else:  # the graph's candidates only: theirs, not a pass over every row per write
+            dots = blas.product(matrix, mean).astype(np.float64)
+            norms = np.sqrt(np.maximum(1.0 - 2.0 * dots + float(mean @ mean), 1e-12))
         product = blas.product(matrix, shifted)
         # row . query = row . (query - mean) + row . mean
-        return product / (norms[rows] * norm_q), product + dots[rows]
+        return product / (norms * norm_q), product + dots
 
     def nearest_recent(
         self, queries: Vectors, k: int, *, window: int, mask: npt.NDArray[np.bool_]
