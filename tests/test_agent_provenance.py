@@ -135,6 +135,7 @@ def test_every_approval_asked_is_kept_with_its_answer(me: ScopedMemory) -> None:
     Agent(me, ScriptedLLM(list(script)), tools=[_mailer(sent)]).step("Shipping times?")
     kept = me.approvals()
     assert [a.answer for a in kept] == ["no approver", "approved", "refused"]  # newest first
+    assert [a.answer for a in me.approvals(limit=1)] == ["no approver"]  # the newest kept
     assert all(a.tool == "send_email" for a in kept)
     assert kept[0].arguments["to"] == "exfil@evil.example"
     assert "note a1 (web: https://shop.example/faq)" in kept[0].why

@@ -193,20 +193,18 @@ def _item(message: Message) -> TResponseInputItem:
 def _answered(items: list[TResponseInputItem]) -> list[TResponseInputItem]:
     """The window without tool outputs whose call was paged out (the APIs refuse an
     output that answers no call in view); they stay in recall."""
+    data = [cast(dict[str, Any], item) for item in items]
+    outputs = [str(d.get("type", "")).endswith("_output") for d in data]
     calls = {
-        data.get("call_id")
-        for data in map(_plain, items)
-        if data.get("call_id") and not str(data.get("type", "")).endswith("_output")
+        d["call_id"]
+        for d, output in zip(data, outputs, strict=True)
+        if not output and d.get("call_id")
     }
     return [
         item
-        for item, data in zip(items, map(_plain, items), strict=True)
-        if not (str(data.get("type", "")).endswith("_output") and data.get("call_id") not in calls)
+        for item, d, output in zip(items, data, outputs, strict=True)
+        if not output or d.get("call_id") in calls
     ]
-
-
-def _plain(item: TResponseInputItem) -> dict[str, Any]:
-    return cast(dict[str, Any], item)
 
 
 def _paged(summary: str) -> str:

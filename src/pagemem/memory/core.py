@@ -344,9 +344,11 @@ class ScopedMemory:
 
     def approvals(self, *, limit: int = 100) -> list[Approval]:
         """The calls held for approval in this scope, newest first, with their answers."""
-        entries = [e for e in self.history(limit=100_000) if e.op == "approval"]
+        entries = self.memory.store.history(
+            self.scope, op="approval", limit=positive(limit, "limit", 100_000), newest_first=True
+        )
         out = []
-        for entry in reversed(entries[-positive(limit, "limit", 100_000) :]):
+        for entry in entries:
             data = json.loads(entry.after) if entry.after else {}
             out.append(
                 Approval(

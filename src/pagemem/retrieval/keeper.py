@@ -419,7 +419,7 @@ class IndexKeeper:
         embedder = self.embedder
         same = self.store.find_vectors(scope, embedder.model_id, [text]).get(text)
         if same is not None and len(same) == 4 * embedder.dim:
-            self._recent[text] = np.frombuffer(same, dtype=np.float32)
+            self._keep(text, np.frombuffer(same, dtype=np.float32))
             return
         with self._ahead_lock:
             if text in self._ahead:
@@ -437,10 +437,13 @@ class IndexKeeper:
         with self._ahead_lock:
             future = self._ahead.pop(text, None)
         if future is not None:
-            vector = future.result()
-            if len(self._recent) > 4096:
-                self._recent.clear()
-            self._recent[text] = vector
+            self._keep(text, future.result())
+
+    def _keep(self, text: str, vector: Vectors) -> None:
+        """Keep a note's vector until it is stored with the note (a bounded cache)."""
+        if len(self._recent) > 4096:
+            self._recent.clear()
+        self._recent[text] = vector
 
     def vector_for(self, text: str) -> tuple[str, bytes] | None:
         """The embedding a note about to be written already has (its candidate lookup or

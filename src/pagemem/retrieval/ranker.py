@@ -99,9 +99,7 @@ class Ranker(IndexKeeper):
         vector = self._recent.get(text)
         if vector is None:
             vector = self.embedder.embed([text], role="document")[0]
-            if len(self._recent) > 4096:
-                self._recent.clear()
-            self._recent[text] = vector
+            self._keep(text, vector)
         return vector
 
     def embed_ahead(self, texts: Sequence[str]) -> list[Vectors | None]:

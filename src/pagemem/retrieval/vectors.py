@@ -198,8 +198,7 @@ class VectorSet:
             norms, dots = self._row_norms(mean)
             norms, dots = norms[rows], dots[rows]
         else:  # the graph's candidates only: theirs, not a pass over every row per write
-            dots = blas.product(matrix, mean).astype(np.float64)
-            norms = np.sqrt(np.maximum(1.0 - 2.0 * dots + float(mean @ mean), 1e-12))
+            norms, dots = _centred(matrix, mean)
         product = blas.product(matrix, shifted)
         # row . query = row . (query - mean) + row . mean
         return product / (norms * norm_q), product + dots
@@ -228,8 +227,12 @@ class VectorSet:
         """|row - mean| and row . mean for every row, kept until the next add or remove
         moves the mean."""
         if self._norms is None or self._norms[0] != self._size:
-            rows = self._rows[: self._size]
-            dots = blas.product(rows, mean).astype(np.float64)
-            squared = 1.0 - 2.0 * dots + float(mean @ mean)
-            self._norms = (self._size, np.sqrt(np.maximum(squared, 1e-12)), dots)
+            self._norms = (self._size, *_centred(self._rows[: self._size], mean))
         return self._norms[1], self._norms[2]
+
+
+def _centred(rows: Vectors, mean: Vectors) -> tuple[FloatArray, FloatArray]:
+    """|row - mean| and row . mean of unit rows: |row - mean|^2 = 1 - 2 row.mean + |mean|^2."""
+    dots = blas.product(rows, mean).astype(np.float64)
+    squared = 1.0 - 2.0 * dots + float(mean @ mean)
+    return np.sqrt(np.maximum(squared, 1e-12)), dots

@@ -433,8 +433,18 @@ class AdminStore(Protocol):
     """History, forgetting, retention, import, agents, API keys and the list of scopes."""
 
     def history(
-        self, scope: Scope, *, target_id: str | None = None, limit: int = 1000
-    ) -> list[HistoryEntry]: ...
+        self,
+        scope: Scope,
+        *,
+        target_id: str | None = None,
+        op: str | None = None,
+        limit: int = 1000,
+        newest_first: bool = False,
+    ) -> list[HistoryEntry]:
+        """The scope's history in the order written (`newest_first`: the other way),
+        optionally of one target or one kind of entry (`op`)."""
+        ...
+
     def forget_scope(self, scope: Scope, *, actor: str, at: datetime) -> dict[str, int]:
         """Remove everything stored for the scope; history keeps one tombstone."""
         ...

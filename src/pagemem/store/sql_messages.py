@@ -162,14 +162,22 @@ class MessagesMixin(SQLCore):
         return len(rows)
 
     def history(
-        self, scope: Scope, *, target_id: str | None = None, limit: int = 1000
+        self,
+        scope: Scope,
+        *,
+        target_id: str | None = None,
+        op: str | None = None,
+        limit: int = 1000,
+        newest_first: bool = False,
     ) -> list[HistoryEntry]:
         sql = f"SELECT * FROM history WHERE {SCOPE_SQL}"
         params: list[Any] = list(key(scope))
-        if target_id is not None:
-            sql += " AND target_id = ?"
-            params.append(target_id)
-        rows = self._select(scope, sql + " ORDER BY seq LIMIT ?", (*params, limit))
+        for column, value in (("target_id", target_id), ("op", op)):
+            if value is not None:
+                sql += f" AND {column} = ?"
+                params.append(value)
+        order = "DESC" if newest_first else "ASC"
+        rows = self._select(scope, sql + f" ORDER BY seq {order} LIMIT ?", (*params, limit))
         return [
             HistoryEntry(
                 seq=row["seq"],
