@@ -11,7 +11,7 @@ import pytest
 from pagemem import Memory
 from pagemem.retrieval.ranker import RetrievalConfig
 from pagemem.store.base import StoreSearch
-from pagemem.store.pg_search import vector_index_name
+from pagemem.store.postgres.search import vector_index_name
 
 from ..conftest import ticking_clock
 

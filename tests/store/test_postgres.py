@@ -9,9 +9,9 @@ import psycopg
 import pytest
 
 from pagemem import InvalidInputError, Memory
-from pagemem.store.pg_base import ANY_TENANT
-from pagemem.store.pg_schema import MIGRATIONS, SCOPED_TABLES
 from pagemem.store.postgres import PostgresStore
+from pagemem.store.postgres.base import ANY_TENANT
+from pagemem.store.postgres.schema import MIGRATIONS, SCOPED_TABLES
 
 from ..pg import with_database
 

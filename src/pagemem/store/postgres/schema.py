@@ -11,16 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from pagemem.store.sql_schema import CONSOLIDATION_COLUMNS, HISTORY_COLUMNS, SCOPE_COLUMNS
+
 __all__ = ["APP_ROLE", "MIGRATIONS", "SCOPED_TABLES", "migrate"]
 
 # The role the store acts as when it connected as a superuser (who bypasses RLS).
 APP_ROLE = "pagemem_app"
 _LOCK = 0x70A6E3E3  # pg_advisory_xact_lock key: one migrator at a time
 
-_SCOPE = """
-    tenant_id TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    agent_id TEXT NOT NULL"""
+_SCOPE = SCOPE_COLUMNS
 
 SCOPED_TABLES = (
     "scopes",
@@ -157,14 +156,7 @@ MIGRATIONS: list[str] = [
 
     CREATE TABLE history (
         seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,{_SCOPE},
-        at TIMESTAMPTZ NOT NULL,
-        op TEXT NOT NULL,
-        target TEXT NOT NULL,
-        target_id TEXT NOT NULL,
-        before TEXT,
-        after TEXT,
-        actor TEXT NOT NULL
-    );
+        at TIMESTAMPTZ NOT NULL,{HISTORY_COLUMNS}
     CREATE INDEX history_scope_target ON history (tenant_id, user_id, agent_id, target_id);
 
     CREATE TABLE jobs (
@@ -202,19 +194,10 @@ MIGRATIONS: list[str] = [
     + "".join(_rls(table) for table in SCOPED_TABLES),
     # 2: what consolidation did when a note was written, and the note it was weighed
     # against (see SQLite's migration 14); the slot column is no longer written
-    """
-    ALTER TABLE records ADD COLUMN consolidation TEXT;
-    ALTER TABLE records ADD COLUMN consolidated_with TEXT;
-    DROP INDEX records_scope_slot;
-    CREATE INDEX records_scope_with ON records (tenant_id, user_id, agent_id, consolidated_with)
-        WHERE consolidated_with IS NOT NULL;
-    """,
+    CONSOLIDATION_COLUMNS,
     # 3: the change feed (see SQLite's migration 15): the item each revision step changed
-    """
-    CREATE TABLE changes (
-        tenant_id TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        agent_id TEXT NOT NULL,
+    f"""
+    CREATE TABLE changes ({_SCOPE},
         collection TEXT NOT NULL,
         seq BIGINT NOT NULL,
         item_id TEXT NOT NULL,

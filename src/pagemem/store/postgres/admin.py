@@ -3,7 +3,7 @@ request."""
 
 from __future__ import annotations
 
-from pagemem.store.pg_base import PostgresBase
+from pagemem.store.postgres.base import PostgresBase
 
 __all__ = ["PurgeMixin"]
 

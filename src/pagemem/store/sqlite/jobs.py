@@ -9,8 +9,8 @@ from datetime import datetime, timedelta
 from pagemem.models import Scope
 from pagemem.store.base import Job
 from pagemem.store.sql_jobs import JobsMixin
-from pagemem.store.sqlite_base import SQLiteBase
-from pagemem.store.sqlite_rows import _ts
+from pagemem.store.sqlite.base import SQLiteBase
+from pagemem.store.sqlite.rows import _ts
 
 __all__ = ["ClaimMixin"]
 

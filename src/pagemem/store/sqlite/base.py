@@ -18,14 +18,14 @@ from pagemem.models import Record, Scope
 from pagemem.store.announce import Announcer, Announces
 from pagemem.store.base import NewRecord, ScopeDump
 from pagemem.store.common import stored
-from pagemem.store.schema import MIGRATIONS
 from pagemem.store.sql_core import Dialect, SQLCore
-from pagemem.store.sqlite_rows import (
+from pagemem.store.sqlite.rows import (
     _MESSAGE_COLUMNS,
     _RECORD_COLUMNS,
     _key,
     insert_record_row,
 )
+from pagemem.store.sqlite.schema import MIGRATIONS
 
 __all__ = ["SQLITE", "SQLiteBase"]
 

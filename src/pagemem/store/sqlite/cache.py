@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from pagemem.store.sqlite_base import SQLiteBase
+from pagemem.store.sqlite.base import SQLiteBase
 
 __all__ = ["IndexCacheMixin"]
 

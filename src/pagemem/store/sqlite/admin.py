@@ -3,7 +3,7 @@ what was deleted."""
 
 from __future__ import annotations
 
-from pagemem.store.sqlite_base import SQLiteBase
+from pagemem.store.sqlite.base import SQLiteBase
 
 __all__ = ["PurgeMixin"]
 

@@ -26,7 +26,8 @@ from pagemem.models import Record, Scope
 from pagemem.store.announce import Announcer, Announces
 from pagemem.store.base import Collection, NewRecord, ScopeDump
 from pagemem.store.common import stored, text_hash
-from pagemem.store.pg_schema import APP_ROLE, migrate
+from pagemem.store.postgres.schema import APP_ROLE, migrate
+from pagemem.store.sql_core import SCOPE_SQL as SHARED_SCOPE_SQL
 from pagemem.store.sql_core import Dialect, SQLCore
 from pagemem.store.sql_index import COLLECTIONS
 
@@ -225,7 +226,7 @@ class PostgresBase(SQLCore, Announces):
             with_vectors = [(i, r.vector) for i, r in pairs if r.vector is not None]
             if with_vectors:
                 cursor.executemany(
-                    upsert_vector("records"),
+                    POSTGRES.sql(upsert_vector("records")),
                     [
                         (model, vector_param(blob), *key(scope), i)
                         for i, (model, blob) in with_vectors
@@ -239,14 +240,15 @@ class PostgresBase(SQLCore, Announces):
 
 
 def upsert_vector(collection: Collection) -> str:
-    """Store (or replace) an item's vector, the item named by id. Parameters: model id,
-    vector, the scope's three parts, the item's id."""
+    """Store (or replace) an item's vector, the item named by id (? placeholders, as
+    every shared statement). Parameters: model id, vector, the scope's three parts,
+    the item's id."""
     tables = COLLECTIONS[collection]
     table, vector_table, fk = tables.rows, tables.vectors, tables.key
     return (
         f"INSERT INTO {vector_table} ({fk}, model_id, tenant_id, user_id, agent_id, "
-        f"embedding) SELECT pk, %s, tenant_id, user_id, agent_id, %s FROM {table} "
-        f"WHERE {SCOPE_SQL} AND id = %s "
+        f"embedding) SELECT pk, ?, tenant_id, user_id, agent_id, ? FROM {table} "
+        f"WHERE {SHARED_SCOPE_SQL} AND id = ? "
         f"ON CONFLICT ({fk}, model_id) DO UPDATE SET embedding = excluded.embedding"
     )
 

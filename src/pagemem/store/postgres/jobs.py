@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from pagemem.models import Scope
 from pagemem.store.base import Job
-from pagemem.store.pg_base import ANY_TENANT, PostgresBase, aware
+from pagemem.store.postgres.base import ANY_TENANT, PostgresBase, aware
 from pagemem.store.sql_jobs import JobsMixin
 
 __all__ = ["ClaimMixin"]

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+from pagemem.store.sql_schema import CONSOLIDATION_COLUMNS, HISTORY_COLUMNS, SCOPE_COLUMNS
+
 __all__ = ["MIGRATIONS"]
 
-_SCOPE = """
-    tenant_id TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    agent_id TEXT NOT NULL"""
+_SCOPE = SCOPE_COLUMNS
 
 _FTS = "tokenize = 'porter unicode61 remove_diacritics 2'"
 
@@ -103,14 +102,7 @@ MIGRATIONS: list[str] = [
 
     CREATE TABLE history (
         seq INTEGER PRIMARY KEY,{_SCOPE},
-        at TEXT NOT NULL,
-        op TEXT NOT NULL,
-        target TEXT NOT NULL,
-        target_id TEXT NOT NULL,
-        before TEXT,
-        after TEXT,
-        actor TEXT NOT NULL
-    );
+        at TEXT NOT NULL,{HISTORY_COLUMNS}
     CREATE INDEX history_scope_target ON history (tenant_id, user_id, agent_id, target_id);
     """,
     # 2: a per-scope counter of record writes, so in-memory indexes know when to reload
@@ -227,21 +219,12 @@ MIGRATIONS: list[str] = [
     # 14: what consolidation did when a note was written (added, restated, superseded,
     # kept-both) and the note it was weighed against; the read side looks up the newer
     # notes kept beside a fact. The slot column of 9 is no longer written.
-    """
-    ALTER TABLE records ADD COLUMN consolidation TEXT;
-    ALTER TABLE records ADD COLUMN consolidated_with TEXT;
-    DROP INDEX records_scope_slot;
-    CREATE INDEX records_scope_with ON records (tenant_id, user_id, agent_id, consolidated_with)
-        WHERE consolidated_with IS NOT NULL;
-    """,
+    CONSOLIDATION_COLUMNS,
     # 15: the change feed: one row per revision step of a scope's collection, naming the
     # record or message that changed, so another process's index applies what changed
     # instead of rebuilding. A step with no row (forget, restore) means "rebuild".
-    """
-    CREATE TABLE changes (
-        tenant_id TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        agent_id TEXT NOT NULL,
+    f"""
+    CREATE TABLE changes ({_SCOPE},
         collection TEXT NOT NULL,
         seq INTEGER NOT NULL,
         item_id TEXT NOT NULL,

@@ -23,7 +23,7 @@ from psycopg import sql
 from pagemem.models import Scope
 from pagemem.store.base import Candidate, Collection
 from pagemem.store.common import origin_of_role
-from pagemem.store.pg_base import PostgresBase, key, scoped, tsquery, vector_param
+from pagemem.store.postgres.base import PostgresBase, key, scoped, tsquery, vector_param
 
 __all__ = ["SearchMixin", "vector_index_name"]
 
