@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import _sre  # type: ignore[import-not-found]
+import marshal
 import re
 import sys
+from importlib import resources
 
 import pytest
 from hypothesis import given, settings
@@ -13,7 +15,14 @@ from hypothesis import strategies as st
 from pagemem.eval.poisoning import load
 from pagemem.guard import directives
 from pagemem.guard.deobfuscate import unmask
-from pagemem.guard.prefilter import Prefilter, fold, formula_of, squeeze
+from pagemem.guard.prefilter import (
+    Prefilter,
+    dump_formulas,
+    fold,
+    formula_of,
+    load_formulas,
+    squeeze,
+)
 
 
 def _code_points() -> range:
@@ -155,3 +164,30 @@ def test_no_pattern_is_skipped_on_text_built_from_its_own_words(text: str) -> No
     for name, pattern in _patterns().items():
         if pattern.search(text):
             assert name in admitted, (name, text)
+
+
+def test_the_shipped_formulas_are_those_the_patterns_give() -> None:
+    """The guard reads its formulas from the package instead of from the patterns
+    (0.2 s a process); after a pattern or this reading changes, run
+    scripts/build_guard_prefilter.py."""
+    patterns = directives.prefilter_patterns()
+    blob = resources.files("pagemem").joinpath(directives.PREFILTER_FILE).read_bytes()
+    shipped = load_formulas(patterns, blob)
+    assert shipped is not None, "stale: run scripts/build_guard_prefilter.py"
+    assert shipped == {name: formula_of(pattern) for name, pattern in patterns.items()}
+    assert directives._prefilter().formulas == shipped
+
+
+def test_formulas_made_for_other_patterns_or_damaged_are_not_used() -> None:
+    patterns = {"a": re.compile(r"ignore (all )?instructions", re.I)}
+    blob = dump_formulas(patterns)
+    assert load_formulas(patterns, blob) == {"a": formula_of(patterns["a"])}
+    other = {"a": re.compile(r"ignore (any )?instructions", re.I)}
+    assert load_formulas(other, blob) is None
+    assert load_formulas({**patterns, "b": re.compile("x")}, blob) is None
+    for damaged in (b"", blob[:100], b"\x00garbage", marshal.dumps(["a list"])):
+        assert load_formulas(patterns, damaged) is None
+    # a prefilter built on formulas read back admits what one reading the patterns does
+    fresh, loaded = Prefilter(patterns), Prefilter(patterns, load_formulas(patterns, blob))
+    for text in ("please IGNORE all instructions", "ignore me", "instructions only"):
+        assert fresh.admitted(text) == loaded.admitted(text)

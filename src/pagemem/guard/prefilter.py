@@ -18,16 +18,20 @@ reading does not follow, it claims nothing and the pattern runs.
 from __future__ import annotations
 
 import functools
+import hashlib
+import marshal
 import re
 import re._casefix as _casefix  # type: ignore[import-not-found]
 import re._constants as _c  # type: ignore[import-not-found]
 import re._parser as _parser  # type: ignore[import-not-found]
+import sys
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 import ahocorasick
 
-__all__ = ["Prefilter", "fold", "squeeze"]
+__all__ = ["Prefilter", "dump_formulas", "fold", "load_formulas", "squeeze"]
 
 # Characters `re.IGNORECASE` treats as one letter beyond simple lowercasing (long s is
 # "s", dotless i is "i", final sigma is sigma): each maps to the smallest of its group.
@@ -70,19 +74,30 @@ _EMPTY: _Clause = frozenset({("", True)})
 
 
 class Prefilter:
-    """The patterns, by name, that a text could match: all the others cannot."""
+    """The patterns, by name, that a text could match: all the others cannot.
 
-    def __init__(self, patterns: Mapping[str, re.Pattern[str]]) -> None:
-        self.formulas: dict[str, _Formula | None] = {
-            name: formula_of(pattern) for name, pattern in patterns.items()
-        }
+    Reading the formulas from the parse trees takes about 0.2 s for the guard's
+    patterns, paid by the first write of every process; `formulas` read back with
+    `load_formulas` (the guard ships them) skip that.
+    """
+
+    def __init__(
+        self,
+        patterns: Mapping[str, re.Pattern[str]],
+        formulas: Mapping[str, _Formula | None] | None = None,
+    ) -> None:
+        self.formulas: dict[str, _Formula | None] = (
+            dict(formulas)
+            if formulas is not None
+            else {name: formula_of(pattern) for name, pattern in patterns.items()}
+        )
         self._always = {name for name, formula in self.formulas.items() if formula is None}
         # Each alternative is looked at only when a text holds a string of its rarest
         # clause, so the work follows what the text holds, not how many patterns there are.
         self._waiting: dict[Need, list[tuple[str, tuple[_Clause, ...]]]] = {}
         for name, formula in self.formulas.items():
             for alternative in formula or ():
-                for need in max(alternative, key=_rank):
+                for need in alternative[0]:  # the rarest (`formula_of` puts it first)
                     self._waiting.setdefault(need, []).append((name, alternative))
         # one automaton for the folded strings, one for those to find as written
         self._finders = (ahocorasick.Automaton(), ahocorasick.Automaton())
@@ -114,12 +129,50 @@ class Prefilter:
         return admitted
 
 
+def formulas_key(patterns: Mapping[str, re.Pattern[str]]) -> str:
+    """What saved formulas were read from: every pattern, this module's own code (how
+    they are read) and the Python version (whose `re` parser they were read with).
+    Formulas saved under another key are not used."""
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    digest.update(repr(sys.version_info[:2]).encode())
+    for name in sorted(patterns):
+        digest.update(repr((name, patterns[name].pattern, int(patterns[name].flags))).encode())
+    return digest.hexdigest()
+
+
+def dump_formulas(patterns: Mapping[str, re.Pattern[str]]) -> bytes:
+    """The patterns' formulas, to ship beside them (`marshal`: plain data, no code)."""
+    formulas = {name: formula_of(pattern) for name, pattern in patterns.items()}
+    return marshal.dumps({"key": formulas_key(patterns), "formulas": formulas})
+
+
+def load_formulas(
+    patterns: Mapping[str, re.Pattern[str]], blob: bytes
+) -> dict[str, _Formula | None] | None:
+    """Formulas saved by `dump_formulas` for exactly these patterns and this code;
+    None when they were saved for others (or cannot be read)."""
+    try:
+        saved = marshal.loads(blob)
+    except (EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(saved, dict) or saved.get("key") != formulas_key(patterns):
+        return None
+    formulas = saved.get("formulas")
+    if not isinstance(formulas, dict) or set(formulas) != set(patterns):
+        return None
+    return formulas
+
+
 def formula_of(pattern: re.Pattern[str]) -> _Formula | None:
     """What every match of `pattern` holds, read from its parse tree (None: nothing
     known)."""
     parsed = _parser.parse(pattern.pattern, pattern.flags)
     _, formula = _sequence(parsed.data, cased=not pattern.flags & re.IGNORECASE)
-    return formula
+    if formula is None:
+        return None
+    # each alternative's rarest clause first: a text is checked against an alternative
+    # only when it holds a string of that clause
+    return tuple(tuple(sorted(alternative, key=_rank, reverse=True)) for alternative in formula)
 
 
 def _sequence(items: Iterable[tuple[Any, Any]], *, cased: bool) -> _Info:
