@@ -249,3 +249,40 @@ def test_a_snapshot_file_is_mapped_array_by_array_as_numpy_wrote_it(tmp_path: Pa
     cut.write_bytes(blob[: len(blob) // 2])
     with pytest.raises((ValueError, OSError, zipfile.BadZipFile)):
         _mapped(cut)
+
+
+def test_arrays_given_in_parts_are_written_as_one_without_joining_them(tmp_path: Path) -> None:
+    """A snapshot's vectors come as the parts that hold them (rows mapped from the last
+    snapshot, rows added since): the file holds them as one array, for np.load and for
+    mapping alike."""
+    import numpy as np
+
+    from pagemem.retrieval.snapshot import _mapped, _save_npz
+
+    base = np.memmap(tmp_path / "base.bin", dtype=np.float32, mode="w+", shape=(3, 4))
+    base[:] = np.arange(12, dtype=np.float32).reshape(3, 4)
+    added = np.arange(12, 20, dtype=np.float32).reshape(2, 4)
+    whole = np.arange(20, dtype=np.float32).reshape(5, 4)
+    path = tmp_path / "s.npz"
+    with path.open("wb") as handle:
+        _save_npz(handle, {"vectors": [base, added], "live": np.ones(5, bool)})
+    assert np.array_equal(np.load(path)["vectors"], whole)
+    assert np.array_equal(_mapped(path)["vectors"], whole)
+    assert np.array_equal(np.load(path)["live"], np.ones(5, bool))
+
+
+def test_the_snapshot_written_at_close_holds_the_last_writes(path: Path) -> None:
+    """This process's writes reach its index when the index is next used; closing uses
+    it, so the next process has nothing to catch up on."""
+    with opened(path) as memory:
+        me = memory.scope("acme", "priya")
+        assert ranked(memory)  # loaded
+        me.archive.insert("Priya's locker code is 4471", origin="user")
+        me.archive.insert_many(["the allotment shed needs a new lock", "tea on Fridays"])
+    with opened(path) as memory:
+        assert ranked(memory) == fresh(path)
+        assert (memory.ranker.restored, memory.ranker.caught_up, memory.ranker.rebuilds) == (
+            1,
+            0,
+            0,
+        )

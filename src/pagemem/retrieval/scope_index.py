@@ -106,7 +106,7 @@ class ScopeIndex:
         self.dated.extend([tells_when(t) for t in terms])
         self.episodic.extend([r.episodic for r in rows])
 
-    def export(self) -> dict[str, npt.NDArray[Any]]:
+    def export(self) -> dict[str, npt.NDArray[Any] | list[npt.NDArray[Any]]]:
         """Every live note's part of the index, renumbered 0.. in order: what a snapshot
         stores (removed notes are left out, their words and vectors with them)."""
         keep = self.bm25.alive().copy()

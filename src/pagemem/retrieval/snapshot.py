@@ -119,7 +119,7 @@ class Snapshots:
         stamp: Stamp,
         scope: Scope,
         collection: Collection,
-        arrays: dict[str, npt.NDArray[Any]],
+        arrays: dict[str, npt.NDArray[Any] | list[npt.NDArray[Any]]],
         revision: int,
         graph: tuple[Any, int] | None,
         current: Callable[[], int],
@@ -144,7 +144,7 @@ class Snapshots:
                 "header": np.frombuffer(json.dumps(header).encode(), dtype=np.uint8),
             }
             with _private(staged) as handle:
-                np.savez(handle, **payload)
+                _save_npz(handle, payload)
             if graph is not None:
                 with _private(staged_graph):
                     pass
@@ -168,6 +168,28 @@ class Snapshots:
         (self.folder / f"{name}.npz").unlink(missing_ok=True)
         for graph in self._graphs(name):
             graph.unlink(missing_ok=True)
+
+
+def _save_npz(handle: Any, arrays: dict[str, npt.NDArray[Any] | list[npt.NDArray[Any]]]) -> None:
+    """What `np.savez` writes (uncompressed .npy members), except that an array given as
+    a list of parts (rows stacked) is written part by part: writing a snapshot never
+    makes a copy of the whole vector matrix (half of which may be mapped from the last)."""
+    with zipfile.ZipFile(handle, "w", zipfile.ZIP_STORED, allowZip64=True) as archive:
+        for name, value in arrays.items():
+            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
+                if not isinstance(value, list):
+                    np.lib.format.write_array(member, np.asanyarray(value), allow_pickle=False)
+                    continue
+                dtype = value[0].dtype
+                rows = sum(len(part) for part in value)
+                header = {
+                    "descr": np.lib.format.dtype_to_descr(dtype),
+                    "fortran_order": False,
+                    "shape": (rows, *value[0].shape[1:]),
+                }
+                np.lib.format.write_array_header_1_0(member, header)
+                for part in value:
+                    member.write(np.ascontiguousarray(part, dtype=dtype).data)
 
 
 def _mapped(path: Path) -> dict[str, npt.NDArray[Any]]:

@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pagemem.retrieval import vectors as vectors_module
+from pagemem.retrieval.vectors import VectorSet
+
+
+def _unit(rng: np.random.Generator, count: int, dim: int) -> np.ndarray:
+    rows = rng.normal(size=(count, dim)).astype(np.float32)
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("copied", [8, 10_000])  # the snapshot's rows mapped, or all copied
+@pytest.mark.parametrize("ann", [False, True])
+def test_a_restored_set_that_grows_answers_as_one_built_whole(
+    copied: int, ann: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows read from a snapshot stay where they are (read-only here: a write would
+    raise) and rows added after them live apart; every answer is the one a set
+    holding all of them in one matrix gives."""
+    monkeypatch.setattr(vectors_module, "_RECENT_COPIED", copied)
+    rng = np.random.default_rng(5)
+    dim, first, later = 16, 300, 90
+    rows = _unit(rng, first + later, dim)
+    threshold = 100 if ann else 10**9
+    whole = VectorSet(dim, ann_threshold=threshold, ann_candidates=400)
+    whole.add_many(0, rows, np.ones(len(rows), bool))
+    built = VectorSet(dim, ann_threshold=threshold, ann_candidates=400)
+    built.add_many(0, rows[:first], np.ones(first, bool))
+    snapshot = built.export(np.ones(first, bool))
+    snapshot["vectors"] = _stacked(snapshot["vectors"]).copy()  # as read from the file
+    snapshot["vectors"].setflags(write=False)  # mapped: a write would raise
+    restored = VectorSet(dim, ann_threshold=threshold, ann_candidates=400)
+    restored.restore(snapshot)
+    for start in range(first, first + later, 30):  # added in a few batches: it grows
+        restored.add_many(start, rows[start : start + 30], np.ones(30, bool))
+    for gone in (3, 150, first - 1, first + 5):  # removed from both parts
+        whole.remove(gone)
+        restored.remove(gone)
+
+    assert len(restored) == len(whole)
+    docs = [0, 7, first - 1, first, first + 40, first + later - 1]
+    assert np.array_equal(restored.rows(docs), whole.rows(docs))
+    query = _unit(rng, 1, dim)[0]
+    for centre in (False, True):
+        got, got_scored, got_plain = restored.scores(query, centre=centre)
+        want, want_scored, want_plain = whole.scores(query, centre=centre)
+        both = got_scored & want_scored  # two graphs built apart may pick a few apart
+        assert ann or np.array_equal(got_scored, want_scored)
+        assert both.sum() >= 0.9 * want_scored.sum()
+        assert np.allclose(got[both], want[both], atol=1e-5)
+        assert np.allclose(got_plain[both], want_plain[both], atol=1e-5)
+        picked = np.asarray([1, first - 2, first + 10], dtype=np.int64)
+        for a, b in zip(
+            restored.scores_of(query, picked, centre=centre),
+            whole.scores_of(query, picked, centre=centre),
+            strict=True,
+        ):
+            assert np.allclose(a, b, atol=1e-5)
+    mask = np.ones(first + later, bool)
+    mask[first + 1] = False  # the caller's mask counts too
+    for window in (20, 150, 10_000):  # within the added rows, across both parts, all
+        got_near = restored.nearest_recent(np.stack([query]), 5, window=window, mask=mask)
+        want_near = whole.nearest_recent(np.stack([query]), 5, window=window, mask=mask)
+        mine, theirs = sorted(got_near[0]), sorted(want_near[0])
+        assert [doc for doc, _ in mine] == [doc for doc, _ in theirs]
+        assert [value for _, value in mine] == pytest.approx([value for _, value in theirs])
+    for keep in (np.ones(first + later, bool), mask):  # every row, or some left out
+        mine, theirs = restored.export(keep), whole.export(keep)
+        assert mine.keys() == theirs.keys()
+        for name, array in mine.items():
+            assert np.array_equal(_stacked(array), _stacked(theirs[name]))
+
+
+def _stacked(array: np.ndarray | list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(array) if isinstance(array, list) else array
+
+
+def test_rows_read_from_a_snapshot_are_never_written_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(vectors_module, "_RECENT_COPIED", 0)
+    restored = VectorSet(4)
+    restored.restore(
+        {
+            "vectors": np.eye(4, dtype=np.float32),
+            "vectors_present": np.ones(4, bool),
+            "vectors_sum": np.ones(4),
+        }
+    )
+    with pytest.raises(ValueError, match="not written again"):
+        restored.add_many(2, np.eye(4, dtype=np.float32)[:1], np.ones(1, bool))
