@@ -137,6 +137,24 @@ def test_embedder_output_is_normalised_and_deterministic() -> None:
     assert embedder.model_id == DEFAULT_MODEL
 
 
+def test_a_text_tokenized_now_and_embedded_later_gets_the_same_vector() -> None:
+    """`later` (how a write's note is embedded on the worker) is `embed`, split in two;
+    a subclass with an `embed` of its own keeps it."""
+    embedder = OnnxEmbedder(document_prefix="passage: ")
+    note = "Priya keeps her passport in the blue folder"
+    for role in ("document", "query"):
+        assert np.array_equal(
+            embedder.later(note, role=role)(), embedder.embed([note], role=role)[0]
+        )
+
+    class Shifted(OnnxEmbedder):
+        def embed(self, texts, *, role="document"):  # type: ignore[no-untyped-def]
+            return super().embed([t.upper() for t in texts], role=role)
+
+    shifted = Shifted()
+    assert np.array_equal(shifted.later(note)(), embedder.embed([note.upper()], role="query")[0])
+
+
 def test_corrupt_model_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     from pagemem.retrieval import embed
 

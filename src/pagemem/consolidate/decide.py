@@ -60,6 +60,12 @@ class Consolidator:
     def __init__(self, *, judge: LLMJudge | None = None) -> None:
         self.judge = judge
 
+    @staticmethod
+    def prepare(text: str) -> None:
+        """Read a note a decision will weigh, ahead of it (readings are kept): a write
+        does this for its candidates while its own note is being embedded."""
+        read(text)
+
     def decide(
         self,
         text: str,

@@ -162,9 +162,21 @@ class Archive:
         with their cosine (None without vectors), closest first."""
         owner = self._owner
         memory = owner.memory
-        near = memory.ranker.similar_many(owner.scope, texts, _CANDIDATES, now=memory.now())
-        ids = list(dict.fromkeys(i for found in near for i, _ in found))
-        records = {r.id: r for r in self._store.get_records(owner.scope, ids)}
+        records: dict[str, Record] = {}
+
+        def fetch(ids: Sequence[str]) -> None:
+            missing = [i for i in dict.fromkeys(ids) if i not in records]
+            for record in self._store.get_records(owner.scope, missing):
+                records[record.id] = record
+                memory.consolidator.prepare(record.text)  # the decision reads them
+
+        for text in texts:
+            memory.consolidator.prepare(text)
+        # those found by their words are read while the notes are being embedded
+        near = memory.ranker.similar_many(
+            owner.scope, texts, _CANDIDATES, now=memory.now(), meanwhile=fetch
+        )
+        fetch([i for found in near for i, _ in found])
         return [[(records[i], c) for i, c in found if i in records] for found in near]
 
     def update(self, record_id: str, text: str, *, actor: str = "user") -> str:

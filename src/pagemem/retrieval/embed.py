@@ -10,7 +10,7 @@ the model is loaded.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Literal, Protocol, runtime_checkable
 
@@ -84,11 +84,30 @@ class OnnxEmbedder:
             out[chunk] = self._run([texts[i] for i in chunk])
         return out
 
+    def later(self, text: str, *, role: Role = "document") -> Callable[[], Vectors]:
+        """One text tokenized now and embedded by the call returned, for another thread
+        to make: that call holds the interpreter lock only to start and to finish (the
+        model runs without it), so it starts at once beside a busy caller. Tokenizing
+        inside it would drop the lock and wait for it again, up to Python's switch
+        interval (5 ms), while the caller runs on."""
+        if type(self).embed is not OnnxEmbedder.embed:  # a subclass's own embed is kept
+            return lambda: self.embed([text], role=role)[0]
+        if role == "document" and self.document_prefix:
+            text = self.document_prefix + text
+        feeds = self._feeds([text])
+        return lambda: self._infer(feeds)[0]
+
     def _run(self, texts: list[str]) -> Vectors:
+        return self._infer(self._feeds(texts))
+
+    def _feeds(self, texts: list[str]) -> dict[str, npt.NDArray[np.int64]]:
         encodings = self._tokenizer.encode_batch(texts)
         ids = np.asarray([e.ids for e in encodings], dtype=np.int64)
         mask = np.asarray([e.attention_mask for e in encodings], dtype=np.int64)
-        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        return {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+
+    def _infer(self, feeds: dict[str, npt.NDArray[np.int64]]) -> Vectors:
+        mask = feeds["attention_mask"]
         (hidden,) = self._session.run(["last_hidden_state"], feeds)
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)

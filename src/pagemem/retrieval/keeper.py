@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import cast
 
@@ -41,6 +41,7 @@ from pagemem.store.base import (
 __all__ = ["IndexKeeper"]
 
 _PAGE = 10_000
+_START_WAIT = 0.005  # seconds an insert waits at most for the embedding worker to start
 _log = logging.getLogger(__name__)
 
 
@@ -76,6 +77,11 @@ class IndexKeeper:
         self._ahead_lock = threading.Lock()
         self._pool: tuple[int, ThreadPoolExecutor] | None = None
         self._in_store: set[tuple[Scope, Collection]] = set()  # scopes the store searches
+        # this process's writes a loaded index has not taken yet (`_follow`): the items
+        # of each, with their rows as that write left them
+        self._pending: dict[
+            tuple[Scope, Collection], list[tuple[Sequence[str], dict[str, IndexRow]]]
+        ] = {}
         self.restored = 0  # indexes read from a snapshot instead of built
         self.saved = 0  # snapshots put in place
         self._snapshots: Snapshots | None = None
@@ -94,6 +100,8 @@ class IndexKeeper:
     def _index(self, scope: Scope, collection: Collection) -> ScopeIndex:
         revision = self.store.revision(scope, collection)
         index = self._indexes.get((scope, collection))
+        if index is not None and index.revision < revision:
+            self._follow(scope, collection, index, revision)
         if index is not None and index.revision < revision:
             self._catch_up(scope, collection, index, revision)
         if index is None and (restored := self._restore(scope, collection, revision)):
@@ -234,6 +242,10 @@ class IndexKeeper:
             return
         with self._lock:
             for (scope, collection), index in list(self._indexes.items()):
+                try:  # with this process's last writes (never a rebuild here)
+                    self._follow(scope, collection, index, self.store.revision(scope, collection))
+                except _TooLargeError:
+                    continue
                 if index.bm25.live >= self.config.snapshot_min and (
                     index.saved != index.revision
                     or (index.vectors.graph is not None and not index.graph_saved)
@@ -303,7 +315,10 @@ class IndexKeeper:
 
     def _changed(self, scope: Scope, collection: str, items: Sequence[str] | None) -> None:
         """Told by the store after each write commits: follow it (the one place this
-        process's indexes learn of its own writes; other processes' come from the feed)."""
+        process's indexes learn of its own writes; other processes' come from the feed).
+        A loaded index takes the items when it is next used (`_follow`): a write's own
+        candidate lookup does that while its note is being embedded, so the insert does
+        not wait for it, and a search still sees every write before it."""
         if collection not in ("records", "recall"):
             return
         kind: Collection = "records" if collection == "records" else "recall"
@@ -311,20 +326,30 @@ class IndexKeeper:
             self.forget(scope)
             return
         with self._lock:
-            index = self._indexes.get((scope, kind))
             rows = self._rows(scope, kind, items)
-            growth = sum(1 for i in rows if index is not None and i not in index.position)
-            if index is not None and len(index.ids) + growth > self._store_limit():
-                self._move_to_store(scope, kind)  # grown too large to hold here
-                index = None
-            current = index is not None and index.revision + len(items) == self.store.revision(
-                scope, kind
-            )
-            # no index here, or another writer got in between (the next search catches up
-            # from the feed, these items included): only store the new vectors
-            self._apply(scope, kind, index if current else None, items, rows)
-            if index is not None and current:
-                index.revision += len(items)
+            if (scope, kind) not in self._indexes:  # only store the new vectors, so a
+                self._apply(scope, kind, None, items, rows)  # later load need not embed
+                return
+            if any(item not in rows for item in items):  # removed: no snapshot may keep it
+                self._drop_snapshots(scope, kind)
+            self._pending.setdefault((scope, kind), []).append((items, rows))
+
+    def _follow(
+        self, scope: Scope, collection: Collection, index: ScopeIndex, revision: int
+    ) -> None:
+        """Apply this process's writes since the index was last used, in their order.
+        When another writer got in between, the feed is read instead (it lists these
+        items too)."""
+        batches = self._pending.pop((scope, collection), [])
+        if not batches or index.revision + sum(len(i) for i, _ in batches) != revision:
+            return
+        growth = len({i for _, rows in batches for i in rows if i not in index.position})
+        if len(index.ids) + growth > self._store_limit():
+            self._move_to_store(scope, collection)  # grown too large to hold here
+            raise _TooLargeError
+        for items, rows in batches:
+            self._apply(scope, collection, index, items, rows)
+        index.revision = revision
 
     def _db(self) -> InStore:
         assert isinstance(self.store, StoreSearch)
@@ -344,6 +369,7 @@ class IndexKeeper:
         """From now on this scope is searched by the store, with its own vector index."""
         self._in_store.add((scope, collection))
         self._indexes.pop((scope, collection), None)
+        self._pending.pop((scope, collection), None)
         if self.embedder is not None and isinstance(self.store, StoreSearch):
             self.store.ensure_vector_index(
                 scope, collection, self.embedder.model_id, self.embedder.dim
@@ -428,9 +454,25 @@ class IndexKeeper:
                 self._ahead.clear()
             if self._pool is None or self._pool[0] != os.getpid():  # none, or a fork's
                 self._pool = (os.getpid(), ThreadPoolExecutor(1, "pagemem-embed"))
-            self._ahead[text] = self._pool[1].submit(
-                lambda: embedder.embed([text], role="document")[0]
+            # tokenized here when the model allows it (OnnxEmbedder.later), so the
+            # worker's job holds the interpreter lock only to start and to finish
+            later = getattr(embedder, "later", None)
+            job: Callable[[], Vectors] = (
+                later(text, role="document")
+                if callable(later)
+                else lambda: embedder.embed([text], role="document")[0]
             )
+            started = threading.Event()
+
+            def embed() -> Vectors:
+                started.set()
+                return job()
+
+            self._ahead[text] = self._pool[1].submit(embed)
+        # Hand the worker the interpreter until it is under way: this thread runs Python
+        # next and would hold the lock until its next blocking call (the model started
+        # 0.5 ms late on an insert at 100k notes; with no blocking call, up to 5 ms).
+        started.wait(_START_WAIT)
 
     def _settle(self, text: str) -> None:
         """A note embedded ahead joins the embedded ones (waiting for it if need be)."""
@@ -461,6 +503,7 @@ class IndexKeeper:
             self._drop_snapshots(scope)
             for collection in ("records", "recall"):
                 self._indexes.pop((scope, collection), None)
+                self._pending.pop((scope, collection), None)
                 self._in_store.discard((scope, collection))
 
     def reindex(self, scope: Scope) -> int:
@@ -470,5 +513,6 @@ class IndexKeeper:
             self._drop_snapshots(scope)  # built from the store, not read back
             for collection in ("records", "recall"):
                 self._indexes.pop((scope, collection), None)
+                self._pending.pop((scope, collection), None)
                 self._loaded(scope, collection)
             return self.embedded - before

@@ -40,10 +40,18 @@ class Ranker(IndexKeeper):
         return self.similar_many(scope, [text], k, now=now)[0]
 
     def similar_many(
-        self, scope: Scope, texts: Sequence[str], k: int, *, now: datetime | None = None
+        self,
+        scope: Scope,
+        texts: Sequence[str],
+        k: int,
+        *,
+        now: datetime | None = None,
+        meanwhile: Callable[[list[str]], None] | None = None,
     ) -> list[list[tuple[str, float | None]]]:
         """`similar` for many notes at once (a batch): one look at the index, one
-        product for all their neighbours by meaning."""
+        product for all their neighbours by meaning. `meanwhile` is given the ids found
+        by their words while the notes are still being embedded (`embed_soon`): work on
+        those costs the write nothing."""
         with self._lock:
             index = self._loaded(scope, "records")
             if index is None:
@@ -67,6 +75,9 @@ class Ranker(IndexKeeper):
                     sharing = sharing[mask[sharing]]
                     picked = [int(sharing[i]) for i in top(lexical[sharing], 2 * k)]
                 picks.append(picked)
+            lexical_ids = [index.ids[d] for picked in picks for d in picked]
+        if meanwhile is not None and lexical_ids:
+            meanwhile(lexical_ids)
         # the words first, then the meaning: a note embedded ahead (`embed_soon`) finishes
         # on the other core while the lines above run; the lock is not held meanwhile
         vectors = [self._document_vector(text) for text in texts]
@@ -119,7 +130,8 @@ class Ranker(IndexKeeper):
     def cosines(self, scope: Scope, ids: Sequence[str]) -> Callable[[str, str], float | None]:
         """The cosine of two of these notes' stored vectors (None when one is unknown)."""
         with self._lock:
-            index = self._indexes.get((scope, "records"))
+            # a loaded index, with this process's latest writes (not loaded for this)
+            index = self._loaded(scope, "records") if (scope, "records") in self._indexes else None
             if index is None or not len(index.vectors):
                 return lambda a, b: None
             docs = {i: index.position[i] for i in dict.fromkeys(ids) if i in index.position}
