@@ -455,3 +455,68 @@ def test_a_scope_of_facts_skips_the_passes_neighbours_need_and_ranks_the_same(
             me.archive.insert(note)
         alone = [h.record.id for h in me.archive.search("passport puppy", k=4)]
     assert [i for i, _ in before] == alone
+
+
+def test_a_search_over_its_candidates_alone_ranks_as_one_over_every_note(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past the graph's threshold, in a scope of facts, a search looks only at the notes
+    with a query word and the graph's candidates: the same ranking, the same scores and
+    explanations, as the pass over every note (with filters, times, a past moment,
+    closed facts, a held note and the query's feedback round)."""
+    from datetime import timedelta
+
+    from pagemem.retrieval import ranker as ranker_module
+    from tests.test_isolation_concurrent import HashEmbedder
+
+    config = RetrievalConfig(ann_threshold=150, ann_candidates=60)
+    with Memory(":memory:", embedder=HashEmbedder(), retrieval=config) as mem:
+        me = mem.scope("acme", "priya")
+        start = mem.now() - timedelta(days=400)
+        words = ["tea", "coffee", "garden", "piano", "Lisbon", "Kyoto", "dog", "bike"]
+        me.archive.insert_many(
+            {
+                "text": f"note {n}: Priya's {words[n % 8]} and {words[(n * 3) % 8]} plan {n}",
+                "valid_from": start + timedelta(days=n % 300),
+                "consolidate": False,
+            }
+            for n in range(300)
+        )
+        me.archive.insert("Priya moved to Kyoto in March 2025", origin="user")
+        me.archive.insert("Priya now lives in Lisbon, not Kyoto", origin="user")
+        held = me.archive.insert("Priya's garden plan 7 is secret")
+        me.archive.hold(held)
+        ranker = mem.ranker
+        index = ranker._loaded(me.scope, "records")
+        assert index is not None
+        assert index.vectors.approximate
+        assert not index.linked
+        some = {f"a{n}" for n in range(1, 300, 3)}
+        cases = [
+            ("where does Priya live", {}),
+            ("tea and the garden", {"k": 25}),
+            ("when did Priya move to Kyoto", {}),
+            ("what happened in March 2025", {}),
+            ("piano plan", {"as_of": start + timedelta(days=100)}),
+            ("Lisbon", {"retired": True}),
+            ("dog bike", {"allowed": some}),
+            ("zzz nothing matches these words", {}),
+        ]
+        monkeypatch.setattr(ranker_module, "_POSTINGS_SHARE", 0.01)  # however common the words
+        looked = []
+        candidates = ranker_module._candidates
+        monkeypatch.setattr(
+            ranker_module,
+            "_candidates",
+            lambda *args: looked.append(1) or candidates(*args),  # type: ignore[func-returns-value]
+        )
+        for query, options in cases:
+            k = int(options.pop("k", 10))
+            seen = ranker.search(me.scope, query, k, now=mem.now(), **options)  # type: ignore[arg-type]
+            with monkeypatch.context() as patch:
+                patch.setattr(ranker_module, "_candidates_only", lambda *_: False)
+                every = ranker.search(me.scope, query, k, now=mem.now(), **options)  # type: ignore[arg-type]
+            assert [r.id for r in seen] == [r.id for r in every], query
+            assert [r.score for r in seen] == pytest.approx([r.score for r in every]), query
+            assert [r.explain for r in seen] == [r.explain for r in every], query
+        assert len(looked) == len(cases)  # the candidates' path ran for every query

@@ -359,6 +359,34 @@ class BM25:
                 scores[weighted[0]] += weighted[1]
         return scores
 
+    def found(self, terms: Sequence[str], *, limit: int) -> Weighted | None:
+        """`scores` of the documents holding a term only: their numbers (ascending) and
+        scores above zero, at a cost that follows the terms' postings, not the scope.
+        None when the postings number more than `limit` (a pass over the scope is then
+        cheaper)."""
+        empty = np.zeros(0, dtype=np.int64), np.zeros(0)
+        if not self._live_count or not terms:
+            return empty
+        state = self._state()
+        parts = [
+            weighted
+            for term in dict.fromkeys(terms)
+            if (weighted := self._weights.get(state, term, self._weighted)) is not None
+        ]
+        if sum(len(docs) for docs, _ in parts) > limit:
+            return None
+        if not parts:
+            return empty
+        docs = np.concatenate([d for d, _ in parts])
+        order = np.argsort(docs, kind="stable")  # a document's terms stay in query order
+        docs = docs[order]
+        starts = np.flatnonzero(np.concatenate([[True], docs[1:] != docs[:-1]]))
+        # summed term by term, in the order `scores` adds them: the same numbers
+        summed = np.add.reduceat(np.concatenate([v for _, v in parts])[order], starts)
+        keep = summed > 0
+        found: Weighted = (docs[starts][keep], np.asarray(summed[keep], dtype=np.float64))
+        return found
+
     def _postings_count(self, term: str) -> int:
         """How many postings a term has, removed documents included, without reading them."""
         count = 0

@@ -22,6 +22,7 @@ from pagemem.retrieval.scope_index import ScopeIndex
 from pagemem.retrieval.timewindow import Window, event_offset, time_window
 
 __all__ = [
+    "At",
     "Mask",
     "Neighbours",
     "adjacency",
@@ -35,19 +36,27 @@ __all__ = [
 
 Mask = npt.NDArray[np.bool_]
 Neighbours = npt.NDArray[np.int64]  # per note, the position of a neighbour (-1: none)
+# the notes a search looks at: every one, or its candidates' numbers (ascending)
+At = slice | npt.NDArray[np.int64]
+_EVERY = slice(None)
 # Times read back from SQLite (julianday arithmetic) can be off by tens of microseconds.
 _SLACK = 0.001
 
 
 def valid(
-    index: ScopeIndex, now: datetime | None, as_of: datetime | None, retired: bool = False
+    index: ScopeIndex,
+    now: datetime | None,
+    as_of: datetime | None,
+    retired: bool = False,
+    at: At = _EVERY,
 ) -> Mask | None:
     """The notes that compete: facts true `now` and not retired; with `as_of`, those
-    true then; with `retired`, every note that was ever a fact. None: all of them."""
+    true then; with `retired`, every note that was ever a fact. None: all of them.
+    `at`: for these notes only (a search's candidates)."""
     if not len(index.valid_from):
         return None
-    start, end = index.valid_from.view() - _SLACK, index.valid_to.view()
-    expired: Mask = index.expired.view()
+    start, end = index.valid_from.view()[at] - _SLACK, index.valid_to.view()[at]
+    expired: Mask = index.expired.view()[at]
     # A merged copy (expired with no end of validity) was never a fact of its own.
     merged = expired & np.isinf(end)
     if as_of is None and retired:  # every note that was ever a fact, or said one
@@ -160,12 +169,19 @@ def _around_event(
 
 
 def feedback(
-    index: ScopeIndex, query: Vectors, first: FloatArray, pool: Mask, notes: int, weight: float
+    index: ScopeIndex,
+    query: Vectors,
+    first: FloatArray,
+    pool: Mask,
+    notes: int,
+    weight: float,
+    at: At = _EVERY,
 ) -> Vectors | None:
     """The query vector moved `weight` toward the mean of the `notes` best of `pool` by
     the first round's scores (pseudo-relevance feedback): a list question ("what
     activities does Melanie do") finds the pottery note by its words, then the swimming
     and camping notes by their likeness to it. None when there is nothing to learn from.
+    `first` and `pool` are of the notes `at` names.
     """
     if weight <= 0 or notes < 1 or not pool.any():
         return None
@@ -173,7 +189,8 @@ def feedback(
     best = [doc for doc in best if pool[doc]]
     if not best:
         return None
-    rows = index.vectors.rows(best).astype(np.float64)
+    docs = best if isinstance(at, slice) else [int(at[i]) for i in best]
+    rows = index.vectors.rows(docs).astype(np.float64)
     unit = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
     moved = query + weight * unit.mean(axis=0)
     normalised: Vectors = (moved / max(float(np.linalg.norm(moved)), 1e-12)).astype(np.float32)

@@ -14,13 +14,21 @@ __all__ = ["by_max", "min_max", "recency", "reciprocal_rank", "top", "zscore"]
 
 
 def recency(
-    times: FloatArray, now: datetime | None, half_life_days: float, weight: float
+    times: FloatArray,
+    now: datetime | None,
+    half_life_days: float,
+    weight: float,
+    newest: float | None = None,
 ) -> FloatArray | float:
-    """Newer items weigh more, halving per period (1.0 everywhere when off)."""
+    """Newer items weigh more, halving per period (1.0 everywhere when off). Without
+    `now`, age is counted from `newest` (default: the newest of `times`)."""
     half_life = half_life_days * 86400.0
     if half_life <= 0 or not len(times):
         return 1.0
-    reference = now.timestamp() if now is not None else float(times.max())
+    if now is not None:
+        reference = now.timestamp()
+    else:
+        reference = float(times.max()) if newest is None else newest
     decay = np.power(0.5, np.maximum(reference - times, 0.0) / half_life)
     blended: FloatArray = (1.0 - weight) + weight * decay
     return blended

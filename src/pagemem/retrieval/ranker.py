@@ -177,17 +177,34 @@ class Ranker(IndexKeeper):
                 return self._db().search(scope, query, k, collection, allowed, now, as_of, retired)
             if not index.bm25.live or (not terms and self.embedder is None):
                 return []
-            lexical = index.bm25.scores(terms)
             config = self.config
             prev, nxt = features.adjacency(index, config.neighbour_gap_seconds)
             # With no neighbours anywhere (a scope of facts) a note's passage is the note
             # itself, and sharing scores moves nothing: the same numbers, without the
             # passes over the scope (14 ms a search at a million notes).
             linked = index.linked
+            centre = config.centre > 0
+            query_vector = None
+            if self.embedder is not None and len(index.vectors):
+                query_vector = self.embedder.embed([query], role="query")[0]
+            # Every array below is of the notes `at` names. Past the graph's threshold,
+            # in a scope of facts, those are the notes with a query word and the graph's
+            # candidates (a few thousand of a million): the same ranking without a pass
+            # over the scope; else every note.
+            at: features.At = slice(None)
+            lexical_found = None
+            if query_vector is not None and _candidates_only(index, config):
+                lexical_found = index.bm25.found(terms, limit=int(len(index.ids) / _POSTINGS_SHARE))
+            if lexical_found is not None and query_vector is not None:
+                at, lexical, raw, plain, scored = _candidates(
+                    index, lexical_found, query_vector, centre
+                )
+            else:
+                lexical = index.bm25.scores(terms)
             if config.context_weight > 0:  # BM25 of (previous, note, next) as one passage
                 context = index.bm25.context_scores(terms, prev, nxt) if linked else lexical
                 lexical = lexical + config.context_weight * context
-            alive = index.bm25.alive()
+            alive = index.bm25.alive()[at]
             found = alive & (lexical > 0)
             share = config.neighbour_weight if linked else 0.0
             early = config.neighbour_lexical > 0
@@ -195,41 +212,48 @@ class Ranker(IndexKeeper):
                 features.with_neighbours(index, lexical, prev, nxt, share) if early else lexical
             )
             ids = index.ids  # read under the lock only: a write may append to it
+            docs: npt.NDArray[np.int64] | None = None if isinstance(at, slice) else at
             eligible = (
-                features.valid(index, now, as_of, retired) if collection == "records" else None
+                features.valid(index, now, as_of, retired, at) if collection == "records" else None
             )
             if allowed is not None:
-                chosen = np.asarray([item_id in allowed for item_id in ids], dtype=bool)
+                chosen = np.asarray(
+                    [ids[d] in allowed for d in (range(len(ids)) if docs is None else docs)],
+                    dtype=bool,
+                )
                 eligible = chosen if eligible is None else eligible & chosen
             candidates = found
-            if self.embedder is not None and len(index.vectors):
-                query_vector = self.embedder.embed([query], role="query")[0]
-                centre = config.centre > 0
-                raw, scored, plain = index.vectors.scores(query_vector, centre=centre)
-                scored &= alive
-                fused, candidates = self._fuse(index, scores, found, raw, scored, plain)
+            if query_vector is not None:
+                if docs is None:
+                    raw, scored, plain = index.vectors.scores(query_vector, centre=centre)
+                    scored &= alive
+                fused, candidates = self._fuse(index, at, scores, found, raw, scored, plain)
                 # learn only from notes the search may return, as far as their origin
                 # is trusted
                 pool = candidates if eligible is None else candidates & eligible
+                weights = index.weights.view()[at]
                 moved = features.feedback(
                     index,
                     query_vector,
-                    fused * index.weights.view(),
+                    fused * weights,
                     pool,
                     int(config.feedback_notes),
                     config.feedback_weight,
+                    at,
                 )
                 if moved is not None:  # the first round's best notes, scored again
                     size = int(config.feedback_pool)
                     best = np.where(scored, fused, -np.inf)
-                    docs = (
+                    again = (
                         np.flatnonzero(scored)
                         if scored.sum() <= size
                         else np.asarray(top(best, size), dtype=np.int64)
                     )
                     raw, plain = raw.copy(), plain.copy()
-                    raw[docs], plain[docs] = index.vectors.scores_of(moved, docs, centre=centre)
-                    fused, candidates = self._fuse(index, scores, found, raw, scored, plain)
+                    raw[again], plain[again] = index.vectors.scores_of(
+                        moved, again if docs is None else docs[again], centre=centre
+                    )
+                    fused, candidates = self._fuse(index, at, scores, found, raw, scored, plain)
                 scores = fused
             if not early:
                 scores = features.with_neighbours(index, scores, prev, nxt, share)
@@ -238,7 +262,7 @@ class Ranker(IndexKeeper):
             speaker = features.named_speaker(index, query)
             named: npt.NDArray[np.bool_] | None = None
             if speaker:
-                named = index.speaker_codes.view() == index.speaker_names[speaker]
+                named = index.speaker_codes.view()[at] == index.speaker_names[speaker]
                 scores = scores * np.where(named, 1.0 + config.speaker_boost, 1.0)
             when = None
             if config.time_boost > 0:
@@ -246,29 +270,28 @@ class Ranker(IndexKeeper):
                 when = features.timely(
                     index, query, reference, config.time_slack_days, self.analyzer
                 )
-            if when is not None:
-                scores = scores * np.where(when[1], 1.0 + config.time_boost, 1.0)
+            timely = None if when is None else when[1][at]
+            if timely is not None:
+                scores = scores * np.where(timely, 1.0 + config.time_boost, 1.0)
             dated = None
             if config.when_boost > 0 and asks_when(query):
-                dated = index.dated.view()
+                dated = index.dated.view()[at]
                 scores = scores * np.where(dated, 1.0 + config.when_boost, 1.0)
-            scores = scores * index.weights.view() * self._recency(index, now)
+            scores = scores * index.weights.view()[at] * self._recency(index, at, now)
             if eligible is not None:
                 candidates = candidates & eligible
-            ranked = np.where(candidates, scores, -np.inf)
-            depth = min(len(ranked), k)
-            if depth < len(ranked):
-                head = np.argpartition(-ranked, depth - 1)[:depth]
-                order = head[np.argsort(-ranked[head], kind="stable")]
-            else:
-                order = np.argsort(-ranked, kind="stable")
-            winners = [(int(i), ids[i]) for i in order if candidates[i]]
+            order = _best(np.where(candidates, scores, -np.inf), k, index.numbers.view()[at])
+            winners = [
+                (int(i), ids[int(i) if docs is None else int(docs[i])])
+                for i in order
+                if candidates[i]
+            ]
         results = []
         for i, item in winners:
             explain = f"bm25={lexical[i]:.3f} fused={scores[i]:.3f}"
             if named is not None and named[i]:
                 explain += f" speaker={speaker}"
-            if when is not None and when[1][i]:
+            if when is not None and timely is not None and timely[i]:
                 explain += f" time={when[0].phrase!r}"
             if dated is not None and dated[i]:
                 explain += " says-when"
@@ -278,6 +301,7 @@ class Ranker(IndexKeeper):
     def _fuse(
         self,
         index: ScopeIndex,
+        at: features.At,
         lexical: FloatArray,
         found: npt.NDArray[np.bool_],
         raw: FloatArray,
@@ -295,19 +319,75 @@ class Ranker(IndexKeeper):
             fused = weight * lexical_part + (1.0 - weight) * dense_part
         else:
             dense = (zscore if config.zscore > 0 else min_max)(raw, scored)
-            fused = (weight * lexical + (1.0 - weight) * dense) * index.bm25.alive()
+            fused = (weight * lexical + (1.0 - weight) * dense) * index.bm25.alive()[at]
         # a note with no query word competes only when close in meaning; closer still
         # when no note has a query word (the query may mean nothing here)
         floor = config.min_cosine if found.any() else config.alone_cosine
         return fused, found | (scored & (plain >= floor))
 
-    def _recency(self, index: ScopeIndex, now: datetime | None) -> FloatArray | float:
+    def _recency(
+        self, index: ScopeIndex, at: features.At, now: datetime | None
+    ) -> FloatArray | float:
+        times = index.times.view()
+        # without `now`, ages count from the newest note of all, not of `at`
+        newest = float(times.max()) if now is None and len(times) else None
         return recency(
-            index.times.view(),
+            times[at],
             now,
             self.config.recency_half_life_days,
             self.config.recency_weight,
+            newest,
         )
+
+
+# A search looks at its candidates alone while its words' postings are at most this
+# share of the scope (1/3); past it, one pass over every note is cheaper.
+_POSTINGS_SHARE = 3
+
+
+def _best(ranked: FloatArray, k: int, numbers: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The positions of the k best finite scores, best first; of equal scores, the note
+    written first first (by its number: the same order whichever notes were looked at,
+    and after a hold and release, a restart or an import)."""
+    depth = min(int(np.isfinite(ranked).sum()), k)
+    if depth <= 0:
+        return np.zeros(0, dtype=np.int64)
+    kth = np.partition(ranked, len(ranked) - depth)[len(ranked) - depth]
+    head = np.flatnonzero(ranked >= kth)  # every tie of the k-th too
+    order: npt.NDArray[np.int64] = head[np.lexsort((numbers[head], -ranked[head]))][:depth]
+    return order
+
+
+def _candidates(
+    index: ScopeIndex, found: tuple[npt.NDArray[np.int64], FloatArray], query: Vectors, centre: bool
+) -> tuple[npt.NDArray[np.int64], FloatArray, FloatArray, FloatArray, npt.NDArray[np.bool_]]:
+    """The notes with a query word (`found`, with their BM25) and the graph's candidates
+    for the query vector: their numbers (ascending), BM25, cosines (centred if asked),
+    plain cosines, and which of them were scored by meaning."""
+    found_docs, found_scores = found
+    near_docs, near_raw, near_plain = index.vectors.nearest(query, centre=centre)
+    live = index.bm25.alive()[near_docs]
+    near_docs, near_raw, near_plain = near_docs[live], near_raw[live], near_plain[live]
+    # the graph's candidates without a query word go in among the others, in order
+    where = np.searchsorted(found_docs, near_docs)
+    present = np.zeros(len(near_docs), dtype=bool)
+    inside = where < len(found_docs)
+    present[inside] = found_docs[where[inside]] == near_docs[inside]
+    at = np.insert(found_docs, where[~present], near_docs[~present])
+    lexical = np.insert(found_scores, where[~present], 0.0)
+    near = np.searchsorted(at, near_docs)
+    raw, plain = np.zeros(len(at)), np.zeros(len(at))
+    raw[near], plain[near] = near_raw, near_plain
+    scored = np.zeros(len(at), dtype=bool)
+    scored[near] = True
+    return at, lexical, raw, plain, scored
+
+
+def _candidates_only(index: ScopeIndex, config: RetrievalConfig) -> bool:
+    """Whether a search may look at its candidates alone: the graph picks the dense
+    ones, no neighbour lends a note its score (a scope of facts), and the fusion scales
+    by the scored notes only (not by rank)."""
+    return index.vectors.approximate and not index.linked and config.rrf <= 0 and config.zscore <= 0
 
 
 def _by_cosine(

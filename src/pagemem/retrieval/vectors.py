@@ -214,6 +214,21 @@ class VectorSet:
         out[~scored] = 0.0
         return out, scored, plain
 
+    def nearest(
+        self, query: Vectors, *, centre: bool
+    ) -> tuple[npt.NDArray[np.int64], FloatArray, FloatArray]:
+        """`scores` of the graph's candidates alone (only above the threshold): their
+        documents (live, ascending), cosines (centred if asked) and plain cosines. The
+        same numbers, without arrays the size of the scope."""
+        ann = self._ann_index()
+        if ann is None:
+            raise ValueError("nearest needs the graph: the set is below its threshold")
+        found = ann.search(query, min(self.ann_candidates, len(ann)))
+        docs = np.unique(np.asarray(found.keys, dtype=np.int64))
+        docs = docs[self._live[docs]]
+        raw, plain = self._cosines(docs, query, centre and self._count > 0)
+        return docs, raw, plain
+
     def scores_of(
         self, query: Vectors, docs: npt.NDArray[np.int64], *, centre: bool
     ) -> tuple[FloatArray, FloatArray]:
