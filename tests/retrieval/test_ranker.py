@@ -457,16 +457,25 @@ def test_a_scope_of_facts_skips_the_passes_neighbours_need_and_ranks_the_same(
     assert [i for i, _ in before] == alone
 
 
+@pytest.mark.parametrize(
+    ("share", "kept", "narrowed"),
+    [
+        (0.01, 4096, range(8, 9)),  # every note with a query word, however common the words
+        (10**9, 40, range(2, 9)),  # the 40 best BM25, where no note left out could rank
+        (10**9, 1, range(1, 3)),  # one: too few, but where at most one note has a query word
+    ],
+)
 def test_a_search_over_its_candidates_alone_ranks_as_one_over_every_note(
-    monkeypatch: pytest.MonkeyPatch,
+    share: float, kept: int, narrowed: range, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Past the graph's threshold, in a scope of facts, a search looks only at the notes
-    with a query word and the graph's candidates: the same ranking, the same scores and
-    explanations, as the pass over every note (with filters, times, a past moment,
-    closed facts, a held note and the query's feedback round)."""
+    with a query word (or those of the best BM25) and the graph's candidates: the same
+    ranking, the same scores and explanations, as the pass over every note (with
+    filters, times, a past moment, closed facts, a held note and the query's feedback
+    round)."""
     from datetime import timedelta
 
-    from pagemem.retrieval import ranker as ranker_module
+    from pagemem.retrieval import candidates as candidates_module
     from tests.test_isolation_concurrent import HashEmbedder
 
     config = RetrievalConfig(ann_threshold=150, ann_candidates=60)
@@ -502,21 +511,17 @@ def test_a_search_over_its_candidates_alone_ranks_as_one_over_every_note(
             ("dog bike", {"allowed": some}),
             ("zzz nothing matches these words", {}),
         ]
-        monkeypatch.setattr(ranker_module, "_POSTINGS_SHARE", 0.01)  # however common the words
-        looked = []
-        candidates = ranker_module._candidates
-        monkeypatch.setattr(
-            ranker_module,
-            "_candidates",
-            lambda *args: looked.append(1) or candidates(*args),  # type: ignore[func-returns-value]
-        )
+        monkeypatch.setattr(candidates_module, "POSTINGS_SHARE", share)
+        monkeypatch.setattr(candidates_module, "KEPT", kept)
         for query, options in cases:
             k = int(options.pop("k", 10))
             seen = ranker.search(me.scope, query, k, now=mem.now(), **options)  # type: ignore[arg-type]
+            before = ranker.rebuilds
             with monkeypatch.context() as patch:
-                patch.setattr(ranker_module, "_candidates_only", lambda *_: False)
+                patch.setattr(candidates_module, "may_narrow", lambda *_: False)
                 every = ranker.search(me.scope, query, k, now=mem.now(), **options)  # type: ignore[arg-type]
+            assert ranker.rebuilds == before
             assert [r.id for r in seen] == [r.id for r in every], query
             assert [r.score for r in seen] == pytest.approx([r.score for r in every]), query
             assert [r.explain for r in seen] == [r.explain for r in every], query
-        assert len(looked) == len(cases)  # the candidates' path ran for every query
+        assert ranker.narrowed in narrowed  # searches answered from some notes only

@@ -71,6 +71,7 @@ class IndexKeeper:
         self.embedded = 0  # notes this ranker has embedded (stored vectors are reused)
         self.rebuilds = 0  # whole-scope index builds (first loads included)
         self.caught_up = 0  # changes of other writers applied from the change feed
+        self.narrowed = 0  # searches that ranked some notes only (retrieval/candidates.py)
         self._recent: dict[str, Vectors] = {}  # documents embedded before they were stored
         # notes being embedded on a worker while their write does its other checks
         self._ahead: dict[str, Future[Vectors]] = {}

@@ -7,23 +7,70 @@ Ranking reads only the scope's own notes, from the index `IndexKeeper` keeps cur
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import numpy as np
 import numpy.typing as npt
 
 from pagemem.models import Scope
-from pagemem.retrieval import features
+from pagemem.retrieval import candidates, features
 from pagemem.retrieval.bm25 import FloatArray
 from pagemem.retrieval.config import Ranked, RetrievalConfig
 from pagemem.retrieval.embed import Vectors
 from pagemem.retrieval.fusion import by_max, min_max, recency, reciprocal_rank, top, zscore
 from pagemem.retrieval.keeper import IndexKeeper
 from pagemem.retrieval.scope_index import ScopeIndex
-from pagemem.retrieval.timewindow import asks_when
+from pagemem.retrieval.timewindow import Window, asks_when
 from pagemem.store.base import Collection
 
 __all__ = ["Ranked", "Ranker", "RetrievalConfig"]
+
+
+@dataclass
+class _Ranking:
+    """One ranking's outcome: the positions of its winners among the notes it looked
+    at (`docs`; None: every note), their scores, and what explains them."""
+
+    docs: npt.NDArray[np.int64] | None
+    lexical: FloatArray
+    learned_from: float | None  # the lowest first-round score feedback learned from
+    order: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    scores: FloatArray = field(default_factory=lambda: np.zeros(0))
+    kth: float = -np.inf  # the k-th best final score (-inf: fewer competed)
+    high: float = 0.0  # the best BM25
+    trust: float = 1.0  # the highest trust weight of any note
+    boost: float = 1.0  # the most the query's boosts multiply a score by
+    speaker: str = ""
+    named: npt.NDArray[np.bool_] | None = None
+    when: tuple[Window, npt.NDArray[np.bool_]] | None = None
+    timely: npt.NDArray[np.bool_] | None = None
+    dated: npt.NDArray[np.bool_] | None = None
+
+    def holds_past(self, floor: float, config: RetrievalConfig) -> bool:
+        """Whether no note left out, none of whose BM25 exceeds `floor` and none scored
+        by meaning, could have ranked or been learned from: the best such a note could
+        score (its BM25 share of the fusion, the highest trust, every boost, no recency
+        loss) is below the k-th winner and below the feedback round's last pick."""
+        if self.high <= 0:
+            return False
+        passage = floor + config.context_weight * floor if config.context_weight > 0 else floor
+        fused = config.lexical_weight * passage / self.high
+        first = fused * self.trust
+        if self.learned_from is not None and not self.learned_from > first:
+            return False
+        recency = max(1.0, 1.0 - config.recency_weight)  # 1 unless the weight is negative
+        return self.kth > first * self.boost * recency
+
+    def explain(self, i: int) -> str:
+        text = f"bm25={self.lexical[i]:.3f} fused={self.scores[i]:.3f}"
+        if self.named is not None and self.named[i]:
+            text += f" speaker={self.speaker}"
+        if self.when is not None and self.timely is not None and self.timely[i]:
+            text += f" time={self.when[0].phrase!r}"
+        if self.dated is not None and self.dated[i]:
+            text += " says-when"
+        return text
 
 
 class Ranker(IndexKeeper):
@@ -179,124 +226,184 @@ class Ranker(IndexKeeper):
                 return []
             config = self.config
             prev, nxt = features.adjacency(index, config.neighbour_gap_seconds)
-            # With no neighbours anywhere (a scope of facts) a note's passage is the note
-            # itself, and sharing scores moves nothing: the same numbers, without the
-            # passes over the scope (14 ms a search at a million notes).
-            linked = index.linked
             centre = config.centre > 0
             query_vector = None
             if self.embedder is not None and len(index.vectors):
                 query_vector = self.embedder.embed([query], role="query")[0]
-            # Every array below is of the notes `at` names. Past the graph's threshold,
-            # in a scope of facts, those are the notes with a query word and the graph's
-            # candidates (a few thousand of a million): the same ranking without a pass
-            # over the scope; else every note.
-            at: features.At = slice(None)
-            lexical_found = None
-            if query_vector is not None and _candidates_only(index, config):
-                lexical_found = index.bm25.found(terms, limit=int(len(index.ids) / _POSTINGS_SHARE))
-            if lexical_found is not None and query_vector is not None:
-                at, lexical, raw, plain, scored = _candidates(
-                    index, lexical_found, query_vector, centre
-                )
-            else:
-                lexical = index.bm25.scores(terms)
-            if config.context_weight > 0:  # BM25 of (previous, note, next) as one passage
-                context = index.bm25.context_scores(terms, prev, nxt) if linked else lexical
-                lexical = lexical + config.context_weight * context
-            alive = index.bm25.alive()[at]
-            found = alive & (lexical > 0)
-            share = config.neighbour_weight if linked else 0.0
-            early = config.neighbour_lexical > 0
-            scores = by_max(
-                features.with_neighbours(index, lexical, prev, nxt, share) if early else lexical
-            )
             ids = index.ids  # read under the lock only: a write may append to it
-            docs: npt.NDArray[np.int64] | None = None if isinstance(at, slice) else at
-            eligible = (
-                features.valid(index, now, as_of, retired, at) if collection == "records" else None
-            )
-            if allowed is not None:
-                chosen = np.asarray(
-                    [ids[d] in allowed for d in (range(len(ids)) if docs is None else docs)],
-                    dtype=bool,
-                )
-                eligible = chosen if eligible is None else eligible & chosen
-            candidates = found
-            if query_vector is not None:
-                if docs is None:
-                    raw, scored, plain = index.vectors.scores(query_vector, centre=centre)
-                    scored &= alive
-                fused, candidates = self._fuse(index, at, scores, found, raw, scored, plain)
-                # learn only from notes the search may return, as far as their origin
-                # is trusted
-                pool = candidates if eligible is None else candidates & eligible
-                weights = index.weights.view()[at]
-                moved = features.feedback(
+            every = None  # BM25 of every note, once read
+            plans: list[str] = ["every"]
+            found = None
+            if query_vector is not None and candidates.may_narrow(index, config):
+                limit = int(len(ids) / candidates.POSTINGS_SHARE)
+                found = index.bm25.found(terms, limit=limit)
+                plans = ["found"] if found is not None else ["best", "every"]
+            for plan in plans:
+                # Every array of a ranking is of the notes `at` names: every note, or (past
+                # the graph's threshold, in a scope of facts) the notes with a query word
+                # and the graph's candidates, or those of the best BM25 and the graph's
+                # (kept only when no note left out could have ranked).
+                at: features.At = slice(None)
+                dense: tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]] | None = None
+                floor = None  # the BM25 no note left out exceeds
+                if plan == "every":
+                    lexical = every if every is not None else index.bm25.scores(terms)
+                else:
+                    assert query_vector is not None
+                    if plan == "best":
+                        every = index.bm25.scores(terms)
+                        found, floor = candidates.best_lexical(every)
+                    assert found is not None
+                    at, lexical, raw, plain, scored = candidates.gather(
+                        index, found, query_vector, centre
+                    )
+                    if every is not None:  # the graph's candidates left out had their BM25
+                        lexical = every[at]
+                    dense = (raw, plain, scored)
+                ranking = self._rank(
                     index,
+                    query,
+                    terms,
                     query_vector,
-                    fused * weights,
-                    pool,
-                    int(config.feedback_notes),
-                    config.feedback_weight,
+                    k,
                     at,
+                    lexical,
+                    dense,
+                    (prev, nxt),
+                    collection=collection,
+                    allowed=allowed,
+                    now=now,
+                    as_of=as_of,
+                    retired=retired,
                 )
-                if moved is not None:  # the first round's best notes, scored again
-                    size = int(config.feedback_pool)
-                    best = np.where(scored, fused, -np.inf)
-                    again = (
-                        np.flatnonzero(scored)
-                        if scored.sum() <= size
-                        else np.asarray(top(best, size), dtype=np.int64)
-                    )
-                    raw, plain = raw.copy(), plain.copy()
-                    raw[again], plain[again] = index.vectors.scores_of(
-                        moved, again if docs is None else docs[again], centre=centre
-                    )
-                    fused, candidates = self._fuse(index, at, scores, found, raw, scored, plain)
-                scores = fused
-            if not early:
-                scores = features.with_neighbours(index, scores, prev, nxt, share)
-                if share > 0:
-                    candidates = candidates | features.beside(index, candidates, prev, nxt)
-            speaker = features.named_speaker(index, query)
-            named: npt.NDArray[np.bool_] | None = None
-            if speaker:
-                named = index.speaker_codes.view()[at] == index.speaker_names[speaker]
-                scores = scores * np.where(named, 1.0 + config.speaker_boost, 1.0)
-            when = None
-            if config.time_boost > 0:
-                reference = as_of or now or datetime.now(UTC)
-                when = features.timely(
-                    index, query, reference, config.time_slack_days, self.analyzer
-                )
-            timely = None if when is None else when[1][at]
-            if timely is not None:
-                scores = scores * np.where(timely, 1.0 + config.time_boost, 1.0)
-            dated = None
-            if config.when_boost > 0 and asks_when(query):
-                dated = index.dated.view()[at]
-                scores = scores * np.where(dated, 1.0 + config.when_boost, 1.0)
-            scores = scores * index.weights.view()[at] * self._recency(index, at, now)
-            if eligible is not None:
-                candidates = candidates & eligible
-            order = _best(np.where(candidates, scores, -np.inf), k, index.numbers.view()[at])
+                if floor is None or ranking.holds_past(floor, config):
+                    self.narrowed += plan != "every"
+                    break
+            docs = ranking.docs
             winners = [
-                (int(i), ids[int(i) if docs is None else int(docs[i])])
-                for i in order
-                if candidates[i]
+                (int(i), ids[int(i) if docs is None else int(docs[i])]) for i in ranking.order
             ]
         results = []
         for i, item in winners:
-            explain = f"bm25={lexical[i]:.3f} fused={scores[i]:.3f}"
-            if named is not None and named[i]:
-                explain += f" speaker={speaker}"
-            if when is not None and timely is not None and timely[i]:
-                explain += f" time={when[0].phrase!r}"
-            if dated is not None and dated[i]:
-                explain += " says-when"
-            results.append(Ranked(item, float(scores[i]), explain))
+            results.append(Ranked(item, float(ranking.scores[i]), ranking.explain(i)))
         return results
+
+    def _rank(
+        self,
+        index: ScopeIndex,
+        query: str,
+        terms: list[str],
+        query_vector: Vectors | None,
+        k: int,
+        at: features.At,
+        lexical: FloatArray,
+        dense: tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]] | None,
+        neighbours: tuple[features.Neighbours, features.Neighbours],
+        *,
+        collection: Collection,
+        allowed: set[str] | None,
+        now: datetime | None,
+        as_of: datetime | None,
+        retired: bool,
+    ) -> _Ranking:
+        """One ranking of the notes `at` names, from their BM25 and (`dense`: raw and plain
+        cosines, which were scored) the graph's candidates' cosines, else every note's."""
+        config = self.config
+        prev, nxt = neighbours
+        # With no neighbours anywhere (a scope of facts) a note's passage is the note
+        # itself, and sharing scores moves nothing: the same numbers, without the
+        # passes over the scope (14 ms a search at a million notes).
+        linked = index.linked
+        centre = config.centre > 0
+        if config.context_weight > 0:  # BM25 of (previous, note, next) as one passage
+            context = index.bm25.context_scores(terms, prev, nxt) if linked else lexical
+            lexical = lexical + config.context_weight * context
+        alive = index.bm25.alive()[at]
+        found = alive & (lexical > 0)
+        share = config.neighbour_weight if linked else 0.0
+        early = config.neighbour_lexical > 0
+        scores = by_max(
+            features.with_neighbours(index, lexical, prev, nxt, share) if early else lexical
+        )
+        ids = index.ids
+        docs: npt.NDArray[np.int64] | None = None if isinstance(at, slice) else at
+        eligible = (
+            features.valid(index, now, as_of, retired, at) if collection == "records" else None
+        )
+        if allowed is not None:
+            chosen = np.asarray(
+                [ids[d] in allowed for d in (range(len(ids)) if docs is None else docs)],
+                dtype=bool,
+            )
+            eligible = chosen if eligible is None else eligible & chosen
+        chosen_ones = found
+        learned_from = None  # the lowest first-round score feedback learned from
+        if query_vector is not None:
+            if dense is None:
+                raw, scored, plain = index.vectors.scores(query_vector, centre=centre)
+                scored &= alive
+            else:
+                raw, plain, scored = dense
+            fused, chosen_ones = self._fuse(index, at, scores, found, raw, scored, plain)
+            # learn only from notes the search may return, as far as their origin
+            # is trusted
+            pool = chosen_ones if eligible is None else chosen_ones & eligible
+            first = fused * index.weights.view()[at]
+            notes = int(config.feedback_notes)
+            moved = features.feedback(
+                index, query_vector, first, pool, notes, config.feedback_weight, at
+            )
+            if moved is not None:  # the first round's best notes, scored again
+                learned_from = candidates.kth(first[pool], notes)
+                size = int(config.feedback_pool)
+                best = np.where(scored, fused, -np.inf)
+                again = (
+                    np.flatnonzero(scored)
+                    if scored.sum() <= size
+                    else np.asarray(top(best, size), dtype=np.int64)
+                )
+                raw, plain = raw.copy(), plain.copy()
+                raw[again], plain[again] = index.vectors.scores_of(
+                    moved, again if docs is None else docs[again], centre=centre
+                )
+                fused, chosen_ones = self._fuse(index, at, scores, found, raw, scored, plain)
+            scores = fused
+        if not early:
+            scores = features.with_neighbours(index, scores, prev, nxt, share)
+            if share > 0:
+                chosen_ones = chosen_ones | features.beside(index, chosen_ones, prev, nxt)
+        ranking = _Ranking(docs=docs, lexical=lexical, learned_from=learned_from)
+        boost = 1.0  # the most the boosts below multiply a score by
+        speaker = features.named_speaker(index, query)
+        if speaker:
+            ranking.speaker = speaker
+            ranking.named = index.speaker_codes.view()[at] == index.speaker_names[speaker]
+            scores = scores * np.where(ranking.named, 1.0 + config.speaker_boost, 1.0)
+            boost *= max(1.0, 1.0 + config.speaker_boost)
+        if config.time_boost > 0:
+            reference = as_of or now or datetime.now(UTC)
+            ranking.when = features.timely(
+                index, query, reference, config.time_slack_days, self.analyzer
+            )
+        if ranking.when is not None:
+            ranking.timely = ranking.when[1][at]
+            scores = scores * np.where(ranking.timely, 1.0 + config.time_boost, 1.0)
+            boost *= max(1.0, 1.0 + config.time_boost)
+        if config.when_boost > 0 and asks_when(query):
+            ranking.dated = index.dated.view()[at]
+            scores = scores * np.where(ranking.dated, 1.0 + config.when_boost, 1.0)
+            boost *= max(1.0, 1.0 + config.when_boost)
+        scores = scores * index.weights.view()[at] * self._recency(index, at, now)
+        if eligible is not None:
+            chosen_ones = chosen_ones & eligible
+        ranked = np.where(chosen_ones, scores, -np.inf)
+        ranking.order = candidates.best(ranked, k, index.numbers.view()[at])
+        ranking.scores = scores
+        ranking.kth = candidates.kth(ranked, k)
+        ranking.high = float(lexical.max(initial=0.0))
+        ranking.trust = float(index.weights.view().max(initial=1.0))
+        ranking.boost = boost
+        return ranking
 
     def _fuse(
         self,
@@ -338,56 +445,6 @@ class Ranker(IndexKeeper):
             self.config.recency_weight,
             newest,
         )
-
-
-# A search looks at its candidates alone while its words' postings are at most this
-# share of the scope (1/3); past it, one pass over every note is cheaper.
-_POSTINGS_SHARE = 3
-
-
-def _best(ranked: FloatArray, k: int, numbers: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """The positions of the k best finite scores, best first; of equal scores, the note
-    written first first (by its number: the same order whichever notes were looked at,
-    and after a hold and release, a restart or an import)."""
-    depth = min(int(np.isfinite(ranked).sum()), k)
-    if depth <= 0:
-        return np.zeros(0, dtype=np.int64)
-    kth = np.partition(ranked, len(ranked) - depth)[len(ranked) - depth]
-    head = np.flatnonzero(ranked >= kth)  # every tie of the k-th too
-    order: npt.NDArray[np.int64] = head[np.lexsort((numbers[head], -ranked[head]))][:depth]
-    return order
-
-
-def _candidates(
-    index: ScopeIndex, found: tuple[npt.NDArray[np.int64], FloatArray], query: Vectors, centre: bool
-) -> tuple[npt.NDArray[np.int64], FloatArray, FloatArray, FloatArray, npt.NDArray[np.bool_]]:
-    """The notes with a query word (`found`, with their BM25) and the graph's candidates
-    for the query vector: their numbers (ascending), BM25, cosines (centred if asked),
-    plain cosines, and which of them were scored by meaning."""
-    found_docs, found_scores = found
-    near_docs, near_raw, near_plain = index.vectors.nearest(query, centre=centre)
-    live = index.bm25.alive()[near_docs]
-    near_docs, near_raw, near_plain = near_docs[live], near_raw[live], near_plain[live]
-    # the graph's candidates without a query word go in among the others, in order
-    where = np.searchsorted(found_docs, near_docs)
-    present = np.zeros(len(near_docs), dtype=bool)
-    inside = where < len(found_docs)
-    present[inside] = found_docs[where[inside]] == near_docs[inside]
-    at = np.insert(found_docs, where[~present], near_docs[~present])
-    lexical = np.insert(found_scores, where[~present], 0.0)
-    near = np.searchsorted(at, near_docs)
-    raw, plain = np.zeros(len(at)), np.zeros(len(at))
-    raw[near], plain[near] = near_raw, near_plain
-    scored = np.zeros(len(at), dtype=bool)
-    scored[near] = True
-    return at, lexical, raw, plain, scored
-
-
-def _candidates_only(index: ScopeIndex, config: RetrievalConfig) -> bool:
-    """Whether a search may look at its candidates alone: the graph picks the dense
-    ones, no neighbour lends a note its score (a scope of facts), and the fusion scales
-    by the scored notes only (not by rank)."""
-    return index.vectors.approximate and not index.linked and config.rrf <= 0 and config.zscore <= 0
 
 
 def _by_cosine(
