@@ -359,22 +359,26 @@ class BM25:
                 scores[weighted[0]] += weighted[1]
         return scores
 
-    def found(self, terms: Sequence[str], *, limit: int) -> Weighted | None:
+    def postings(self, terms: Sequence[str]) -> int:
+        """How many postings the terms have together (removed documents included)."""
+        return sum(self._postings_count(term) for term in dict.fromkeys(terms))
+
+    def found(self, terms: Sequence[str], *, postings: int | None = None) -> Weighted:
         """`scores` of the documents holding a term only: their numbers (ascending) and
-        scores above zero, at a cost that follows the terms' postings, not the scope.
-        None when the postings number more than `limit` (a pass over the scope is then
-        cheaper)."""
+        scores above zero, at a cost that follows the terms' postings, not the scope
+        (`postings`: as `scores`)."""
         empty = np.zeros(0, dtype=np.int64), np.zeros(0)
         if not self._live_count or not terms:
             return empty
+        unique = list(dict.fromkeys(terms))
+        if postings is not None and len(unique) > 1:
+            unique = self._rarest(unique, postings)
         state = self._state()
         parts = [
             weighted
-            for term in dict.fromkeys(terms)
+            for term in unique
             if (weighted := self._weights.get(state, term, self._weighted)) is not None
         ]
-        if sum(len(docs) for docs, _ in parts) > limit:
-            return None
         if not parts:
             return empty
         docs = np.concatenate([d for d, _ in parts])

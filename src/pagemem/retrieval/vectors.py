@@ -33,6 +33,7 @@ from pagemem.retrieval.embed import Vectors
 __all__ = ["VectorSet"]
 
 _RECENT_COPIED = 8_192  # rows of a snapshot read into memory at once, the latest
+_ANN_BATCH = 65_536  # rows added to the HNSW graph in one call
 
 
 class VectorSet:
@@ -181,8 +182,11 @@ class VectorSet:
         if self._ann_size < self._size:
             fresh = np.arange(self._ann_size, self._size)
             fresh = fresh[self._live[fresh]]
-            if len(fresh):
-                self._ann.add(fresh.astype(np.uint64), self._take(fresh))
+            # in batches: the rows handed over are a copy, and a copy of every row at
+            # once was 1.5 GB more at the peak of a million-note build
+            for start in range(0, len(fresh), _ANN_BATCH):
+                batch = fresh[start : start + _ANN_BATCH]
+                self._ann.add(batch.astype(np.uint64), self._take(batch))
             self._ann_size = self._size
         return self._ann
 
