@@ -92,3 +92,25 @@ def test_rows_read_from_a_snapshot_are_never_written_again(
     )
     with pytest.raises(ValueError, match="not written again"):
         restored.add_many(2, np.eye(4, dtype=np.float32)[:1], np.ones(1, bool))
+
+
+def test_a_process_that_built_a_graph_can_still_load_the_model() -> None:
+    """Importing onnxruntime after usearch ended the process (a segmentation fault): a
+    graph built or read first must not keep the bundled model from loading."""
+    import subprocess
+    import sys
+
+    script = (
+        "import numpy as np\n"
+        "from pagemem.retrieval.vectors import VectorSet\n"
+        "rows = np.random.default_rng(1).normal(size=(64, 8)).astype(np.float32)\n"
+        "rows /= np.linalg.norm(rows, axis=1, keepdims=True)\n"
+        "graph = VectorSet(8, ann_threshold=10)\n"
+        "graph.add_many(0, rows, np.ones(64, bool))\n"
+        "graph.scores(rows[0], centre=True)\n"
+        "from pagemem.retrieval.embed import OnnxEmbedder\n"
+        "print(OnnxEmbedder().embed(['a note']).shape)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "(1, 384)"

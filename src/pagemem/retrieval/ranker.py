@@ -107,21 +107,32 @@ class Ranker(IndexKeeper):
                 return [self._db().similar(scope, text, k, now) for text in texts]
             if not index.bm25.live:
                 return [[] for _ in texts]
-            # Which notes may be candidates is worked out for those looked at only: the
-            # notes sharing a word and the latest `similar_window` (a pass over the
-            # scope's validity was 2 ms a write at a million notes).
-            n = len(index.ids)
-            start = max(0, n - int(self.config.similar_window))
-            mask = np.zeros(n, dtype=bool)
-            mask[start:] = _current(index, now, slice(start, n))
-            picks: list[list[int]] = []
+            # In a large scope which notes may be candidates is worked out for those looked
+            # at only: the notes sharing a word (from the postings) and the latest
+            # `similar_window` (a pass over the scope's validity and a scope-sized BM25
+            # array were 2-3 ms a write at a million notes). In a small one a pass is
+            # cheaper than sorting postings.
             budget = int(self.config.similar_postings)
+            n = len(index.ids)
+            large = n >= candidates.POSTINGS_SHARE * budget
+            start = max(0, n - int(self.config.similar_window))
+            if large:
+                mask = np.zeros(n, dtype=bool)
+                mask[start:] = _current(index, now, slice(start, n))
+            else:
+                mask = _current(index, now, slice(None))
+            picks: list[list[int]] = []
             for text in texts:
                 picked: list[int] = []
                 terms = self.analyzer.query(text)
                 if terms:
-                    sharing, lexical = index.bm25.found(terms, postings=budget)
-                    keep = _current(index, now, sharing)
+                    if large:
+                        sharing, lexical = index.bm25.found(terms, postings=budget)
+                        keep = _current(index, now, sharing)
+                    else:
+                        every = index.bm25.scores(terms, postings=budget)
+                        sharing = np.flatnonzero(every > 0)  # usually few: no sort of the scope
+                        lexical, keep = every[sharing], mask[sharing]
                     sharing, lexical = sharing[keep], lexical[keep]
                     picked = [int(sharing[i]) for i in top(lexical, 2 * k)]
                 picks.append(picked)

@@ -44,6 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pagemem.models import Scope
+from pagemem.retrieval.vectors import usearch_index
 from pagemem.store.base import Collection, IndexCache
 
 __all__ = ["Snapshot", "Snapshots", "Stamp"]
@@ -102,9 +103,9 @@ class Snapshots:
                 return None
             graph = None
             if header["graph"]:
-                from usearch.index import Index
-
-                graph = Index.restore(str(self.folder / f"{name}.{header['graph']}.usearch"))
+                graph = usearch_index().restore(
+                    str(self.folder / f"{name}.{header['graph']}.usearch")
+                )
                 if graph is None:
                     return None
             return Snapshot(arrays, int(header["revision"]), graph, int(header["graph_size"]))

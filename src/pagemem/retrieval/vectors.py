@@ -20,6 +20,7 @@ search, and never removes: deleted rows are filtered by the live mask.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,7 +31,7 @@ from pagemem.retrieval import blas
 from pagemem.retrieval.bm25 import FloatArray
 from pagemem.retrieval.embed import Vectors
 
-__all__ = ["VectorSet"]
+__all__ = ["VectorSet", "usearch_index"]
 
 _RECENT_COPIED = 8_192  # rows of a snapshot read into memory at once, the latest
 _ANN_BATCH = 65_536  # rows added to the HNSW graph in one call
@@ -176,9 +177,9 @@ class VectorSet:
         if self._ann is None and self._count < self.ann_threshold:
             return None
         if self._ann is None:
-            from usearch.index import Index
-
-            self._ann = Index(ndim=self.dim, metric="cos", dtype="i8", expansion_search=256)
+            self._ann = usearch_index()(
+                ndim=self.dim, metric="cos", dtype="i8", expansion_search=256
+            )
         if self._ann_size < self._size:
             fresh = np.arange(self._ann_size, self._size)
             fresh = fresh[self._live[fresh]]
@@ -299,6 +300,18 @@ class VectorSet:
             norms, dots = (np.concatenate(half) for half in zip(*each, strict=True))
             self._norms = (self._size, norms, dots)
         return self._norms[1], self._norms[2]
+
+
+def usearch_index() -> Any:
+    """usearch's `Index`, with onnxruntime imported first where it is installed:
+    importing onnxruntime after usearch ends the process with a segmentation fault
+    (onnxruntime 1.32, usearch 2.26), as any process that built or read a graph and then
+    loaded the bundled model would."""
+    with contextlib.suppress(ImportError):
+        import onnxruntime  # noqa: F401
+    from usearch.index import Index
+
+    return Index
 
 
 def _centred(rows: Vectors, mean: Vectors) -> tuple[FloatArray, FloatArray]:
