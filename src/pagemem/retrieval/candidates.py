@@ -77,11 +77,12 @@ def best(ranked: FloatArray, k: int, numbers: npt.NDArray[np.int64]) -> npt.NDAr
     """The positions of the k best finite scores, best first; of equal scores, the note
     written first first (by its number: the same order whichever notes were looked at,
     and after a hold and release, a restart or an import)."""
-    depth = min(int(np.isfinite(ranked).sum()), k)
+    depth = min(len(ranked), k)
     if depth <= 0:
         return np.zeros(0, dtype=np.int64)
     floor = np.partition(ranked, len(ranked) - depth)[len(ranked) - depth]
-    head = np.flatnonzero(ranked >= floor)  # every tie of the k-th too
+    # every tie of the k-th too; finite only (fewer than k may compete)
+    head = np.flatnonzero(ranked >= floor) if np.isfinite(floor) else np.flatnonzero(ranked > floor)
     order: npt.NDArray[np.int64] = head[np.lexsort((numbers[head], -ranked[head]))][:depth]
     return order
 

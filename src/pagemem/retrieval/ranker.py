@@ -369,7 +369,8 @@ class Ranker(IndexKeeper):
                 index, query_vector, first, pool, notes, config.feedback_weight, at
             )
             if moved is not None:  # the first round's best notes, scored again
-                learned_from = candidates.kth(first[pool], notes)
+                if not isinstance(at, slice):  # for `holds_past`
+                    learned_from = candidates.kth(first[pool], notes)
                 size = int(config.feedback_pool)
                 best = np.where(scored, fused, -np.inf)
                 again = (
@@ -414,10 +415,11 @@ class Ranker(IndexKeeper):
         ranked = np.where(chosen_ones, scores, -np.inf)
         ranking.order = candidates.best(ranked, k, index.numbers.view()[at])
         ranking.scores = scores
-        ranking.kth = candidates.kth(ranked, k)
-        ranking.high = float(lexical.max(initial=0.0))
-        ranking.trust = float(index.weights.view().max(initial=1.0))
-        ranking.boost = boost
+        if not isinstance(at, slice):  # what `holds_past` weighs
+            ranking.kth = candidates.kth(ranked, k)
+            ranking.high = float(lexical.max(initial=0.0))
+            ranking.trust = float(index.weights.view().max(initial=1.0))
+            ranking.boost = boost
         return ranking
 
     def _fuse(
