@@ -345,18 +345,9 @@ class BM25:
         With `postings`, only the rarest terms are read, as long as their postings add up
         to at most that many (the rarest always): a shared rare word says more than a
         common one, and the common words' long postings are most of the cost."""
-        n = len(self._lengths)
-        scores = np.zeros(n)
-        if not self._live_count or not terms:
-            return scores
-        unique = list(dict.fromkeys(terms))
-        if postings is not None and len(unique) > 1:
-            unique = self._rarest(unique, postings)
-        state = self._state()
-        for term in unique:
-            weighted = self._weights.get(state, term, self._weighted)
-            if weighted is not None:
-                scores[weighted[0]] += weighted[1]
+        scores = np.zeros(len(self._lengths))
+        for docs, values in self._read(terms, postings):
+            scores[docs] += values
         return scores
 
     def postings(self, terms: Sequence[str]) -> int:
@@ -367,20 +358,9 @@ class BM25:
         """`scores` of the documents holding a term only: their numbers (ascending) and
         scores above zero, at a cost that follows the terms' postings, not the scope
         (`postings`: as `scores`)."""
-        empty = np.zeros(0, dtype=np.int64), np.zeros(0)
-        if not self._live_count or not terms:
-            return empty
-        unique = list(dict.fromkeys(terms))
-        if postings is not None and len(unique) > 1:
-            unique = self._rarest(unique, postings)
-        state = self._state()
-        parts = [
-            weighted
-            for term in unique
-            if (weighted := self._weights.get(state, term, self._weighted)) is not None
-        ]
+        parts = self._read(terms, postings)
         if not parts:
-            return empty
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
         docs = np.concatenate([d for d, _ in parts])
         order = np.argsort(docs, kind="stable")  # a document's terms stay in query order
         docs = docs[order]
@@ -390,6 +370,20 @@ class BM25:
         keep = summed > 0
         found: Weighted = (docs[starts][keep], np.asarray(summed[keep], dtype=np.float64))
         return found
+
+    def _read(self, terms: Sequence[str], postings: int | None) -> list[Weighted]:
+        """What each term (the rarest, with `postings`) adds to its documents, in order."""
+        if not self._live_count or not terms:
+            return []
+        unique = list(dict.fromkeys(terms))
+        if postings is not None and len(unique) > 1:
+            unique = self._rarest(unique, postings)
+        state = self._state()
+        return [
+            weighted
+            for term in unique
+            if (weighted := self._weights.get(state, term, self._weighted)) is not None
+        ]
 
     def _postings_count(self, term: str) -> int:
         """How many postings a term has, removed documents included, without reading them."""
