@@ -351,7 +351,7 @@ class Ranker(IndexKeeper):
                 dtype=bool,
             )
             eligible = chosen if eligible is None else eligible & chosen
-        chosen_ones = found
+        competing = found
         learned_from = None  # the lowest first-round score feedback learned from
         if query_vector is not None:
             if dense is None:
@@ -359,10 +359,10 @@ class Ranker(IndexKeeper):
                 scored &= alive
             else:
                 raw, plain, scored = dense
-            fused, chosen_ones = self._fuse(index, at, scores, found, raw, scored, plain)
+            fused, competing = self._fuse(index, at, scores, found, raw, scored, plain)
             # learn only from notes the search may return, as far as their origin
             # is trusted
-            pool = chosen_ones if eligible is None else chosen_ones & eligible
+            pool = competing if eligible is None else competing & eligible
             first = fused * index.weights.view()[at]
             notes = int(config.feedback_notes)
             moved = features.feedback(
@@ -382,12 +382,12 @@ class Ranker(IndexKeeper):
                 raw[again], plain[again] = index.vectors.scores_of(
                     moved, again if docs is None else docs[again], centre=centre
                 )
-                fused, chosen_ones = self._fuse(index, at, scores, found, raw, scored, plain)
+                fused, competing = self._fuse(index, at, scores, found, raw, scored, plain)
             scores = fused
         if not early:
             scores = features.with_neighbours(index, scores, prev, nxt, share)
             if share > 0:
-                chosen_ones = chosen_ones | features.beside(index, chosen_ones, prev, nxt)
+                competing = competing | features.beside(index, competing, prev, nxt)
         ranking = _Ranking(docs=docs, lexical=lexical, learned_from=learned_from)
         boost = 1.0  # the most the boosts below multiply a score by
         speaker = features.named_speaker(index, query)
@@ -411,8 +411,8 @@ class Ranker(IndexKeeper):
             boost *= max(1.0, 1.0 + config.when_boost)
         scores = scores * index.weights.view()[at] * self._recency(index, at, now)
         if eligible is not None:
-            chosen_ones = chosen_ones & eligible
-        ranked = np.where(chosen_ones, scores, -np.inf)
+            competing = competing & eligible
+        ranked = np.where(competing, scores, -np.inf)
         ranking.order = candidates.best(ranked, k, index.numbers.view()[at])
         ranking.scores = scores
         if not isinstance(at, slice):  # what `holds_past` weighs
