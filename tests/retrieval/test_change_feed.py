@@ -154,3 +154,25 @@ def test_a_note_held_and_released_ranks_as_in_a_fresh_index(target: str) -> None
     me.export_jsonl(exported)
     memory.scope("acme", "priya-copy").restore(exported.getvalue().splitlines())
     assert ranks(memory, "priya-copy") == before
+
+
+def test_writes_nothing_reads_between_wait_in_small_amounts(target: str) -> None:
+    """This process's writes reach a loaded index at its next use; with none between
+    them (messages appended one after another, episodes noted) they are taken now and
+    then, so what waits stays bounded, and a search after them sees every one."""
+    from pagemem.retrieval import keeper
+
+    memory = Memory(target, embedder=HashEmbedder())
+    me = memory.scope("acme", "priya")
+    me.archive.insert("Priya's gate is C3", kind="episodic")
+    assert me.archive.search("gate")  # the index is loaded
+    waiting = []
+    for n in range(3 * keeper._PENDING_LIMIT):  # episodes: no lookup before each write
+        me.archive.insert(f"note number {n} about the allotment", kind="episodic")
+        waiting.append(
+            sum(len(items) for items, _ in memory.ranker._pending.get((me.scope, "records"), []))
+        )
+    assert max(waiting) < keeper._PENDING_LIMIT
+    assert (memory.ranker.rebuilds, memory.ranker.caught_up) == (1, 0)
+    found = me.archive.search("note number 700 allotment", k=3)
+    assert any("number 700 " in hit.record.text for hit in found)

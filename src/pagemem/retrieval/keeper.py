@@ -11,6 +11,7 @@ store-search threshold is left to a store that can search itself (PostgreSQL).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -41,6 +42,7 @@ from pagemem.store.base import (
 __all__ = ["IndexKeeper"]
 
 _PAGE = 10_000
+_PENDING_LIMIT = 256  # this process's written items a loaded index takes at the latest
 _START_WAIT = 0.005  # seconds an insert waits at most for the embedding worker to start
 _log = logging.getLogger(__name__)
 
@@ -333,7 +335,14 @@ class IndexKeeper:
                 return
             if any(item not in rows for item in items):  # removed: no snapshot may keep it
                 self._drop_snapshots(scope, kind)
-            self._pending.setdefault((scope, kind), []).append((items, rows))
+            pending = self._pending.setdefault((scope, kind), [])
+            pending.append((items, rows))
+            # writes that nothing reads between (messages appended, episodes noted):
+            # taken now and then, so what waits stays small
+            if sum(len(i) for i, _ in pending) >= _PENDING_LIMIT:
+                index = self._indexes[(scope, kind)]
+                with contextlib.suppress(_TooLargeError):
+                    self._follow(scope, kind, index, self.store.revision(scope, kind))
 
     def _follow(
         self, scope: Scope, collection: Collection, index: ScopeIndex, revision: int
