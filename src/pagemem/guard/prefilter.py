@@ -153,9 +153,10 @@ def load_formulas(
     None when they were saved for others (or cannot be read)."""
     try:
         saved = marshal.loads(blob)
-    except (EOFError, ValueError, TypeError):
+        key = formulas_key(patterns)  # reads this module's source: absent, no key
+    except (EOFError, ValueError, TypeError, OSError):
         return None
-    if not isinstance(saved, dict) or saved.get("key") != formulas_key(patterns):
+    if not isinstance(saved, dict) or saved.get("key") != key:
         return None
     formulas = saved.get("formulas")
     if not isinstance(formulas, dict) or set(formulas) != set(patterns):

@@ -342,6 +342,7 @@ class Ranker(IndexKeeper):
         )
         ids = index.ids
         docs: npt.NDArray[np.int64] | None = None if isinstance(at, slice) else at
+        weights = index.weights.view()[at]  # the trust of each note's origin
         eligible = (
             features.valid(index, now, as_of, retired, at) if collection == "records" else None
         )
@@ -363,13 +364,13 @@ class Ranker(IndexKeeper):
             # learn only from notes the search may return, as far as their origin
             # is trusted
             pool = competing if eligible is None else competing & eligible
-            first = fused * index.weights.view()[at]
+            first = fused * weights
             notes = int(config.feedback_notes)
             moved = features.feedback(
                 index, query_vector, first, pool, notes, config.feedback_weight, at
             )
             if moved is not None:  # the first round's best notes, scored again
-                if not isinstance(at, slice):  # for `holds_past`
+                if docs is not None:  # for `holds_past`
                     learned_from = candidates.kth(first[pool], notes)
                 size = int(config.feedback_pool)
                 best = np.where(scored, fused, -np.inf)
@@ -409,13 +410,13 @@ class Ranker(IndexKeeper):
             ranking.dated = index.dated.view()[at]
             scores = scores * np.where(ranking.dated, 1.0 + config.when_boost, 1.0)
             boost *= max(1.0, 1.0 + config.when_boost)
-        scores = scores * index.weights.view()[at] * self._recency(index, at, now)
+        scores = scores * weights * self._recency(index, at, now)
         if eligible is not None:
             competing = competing & eligible
         ranked = np.where(competing, scores, -np.inf)
         ranking.order = candidates.best(ranked, k, index.numbers.view()[at])
         ranking.scores = scores
-        if not isinstance(at, slice):  # what `holds_past` weighs
+        if docs is not None:  # what `holds_past` weighs
             ranking.kth = candidates.kth(ranked, k)
             ranking.high = float(lexical.max(initial=0.0))
             ranking.trust = float(index.weights.view().max(initial=1.0))
