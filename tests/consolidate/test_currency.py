@@ -53,3 +53,52 @@ def test_facts_under_different_keys_are_never_one_fact_nor_rivals() -> None:
     assert not any(h.flags for h in shown)
     unkeyed = [_hit(f"a{i}", same, 1.0 - i / 10, 2020 + i) for i in range(1, 5)]
     assert len(arrange(unkeyed, 5, cosine=lambda a, b: 0.99)) < 4
+
+
+LETTERS = [
+    "Dear Anna, The doctor gave me clarithromycin, since I cannot take penicillin. How is "
+    "Lyon? Love always, Mum",
+    "Dear Anna, The hip operation is next month; I reminded them twice about my penicillin "
+    "allergy. Love always, Mum",
+    "Dear Anna, Please make sure the doctors know that penicillin brings me out in a rash. "
+    "Love always, Mum",
+]
+
+
+def test_facts_that_answer_with_the_same_words_fill_two_places() -> None:
+    """Three letters that each say, among other news, the same thing (words no other
+    note says) are one answer: two places of the k, the third left out (still stored)."""
+    hits = [_hit(f"a{i}", text, 1.0 - i / 10, 2018 + i) for i, text in enumerate(LETTERS, 1)]
+    hits.append(_hit("a4", "Dear Anna, I joined a chair yoga class. Love always, Mum", 0.5, 2022))
+    answers = {"a1": frozenset({"penicillin"}), "a2": frozenset({"penicillin"})}
+    answers["a3"] = frozenset({"penicillin"})
+    assert [h.record.id for h in arrange(hits, 5, cosine=_far)] == ["a1", "a2", "a3", "a4"]
+    shown = arrange(hits, 5, cosine=_far, answers=answers)
+    assert [h.record.id for h in shown] == ["a1", "a2", "a4"]
+
+
+def test_shared_words_do_not_make_one_answer_of_rival_values_or_additions() -> None:
+    """A value against the other's where the words are said (a flight on the 1st, one
+    on the 15th), or a note that adds one ("also"), is another fact, shared words or not;
+    a ticket's own number is not a value against another ticket's."""
+    flights = [
+        _hit("a1", "Flight: BA 2490 LGW -> Malaga, 1 Jul.", 1.0, 2021),
+        _hit("a2", "Flight for Mum: BA 2490 LGW -> Malaga, 15 Jul.", 0.9, 2022),
+        _hit("a3", "Flight for Dad: BA 2490 LGW -> Malaga, 29 Jul.", 0.8, 2023),
+    ]
+    words = {f"a{i}": frozenset({"ba", "2490", "lgw"}) for i in (1, 2, 3)}
+    assert len(arrange(flights, 5, cosine=_far, answers=words)) == 3
+    allergies = [
+        _hit("a1", "I am allergic to peanuts.", 1.0, 2021),
+        _hit("a2", "Peanuts make my throat swell, allergic since I was a kid.", 0.9, 2022),
+        _hit("a3", "I am also allergic to shellfish, on top of peanuts.", 0.8, 2023),
+    ]
+    words = {f"a{i}": frozenset({"peanut"}) for i in (1, 2, 3)}
+    assert len(arrange(allergies, 5, cosine=_far, answers=words)) == 3
+    tickets = [
+        _hit("a1", "Ticket HC-900. Boiler cover: Greenstar 30i combi, fitted 2017.", 1.0, 2020),
+        _hit("a2", "Ticket HC-1010. No hot water. Greenstar 30i combi; valve replaced.", 0.9, 2021),
+        _hit("a3", "Ticket HC-1188. Service done on the Greenstar 30i combi.", 0.8, 2022),
+    ]
+    words = {f"a{i}": frozenset({"greenstar", "30i", "combi"}) for i in (1, 2, 3)}
+    assert len(arrange(tickets, 5, cosine=_far, answers=words)) == 2

@@ -525,3 +525,25 @@ def test_a_search_over_its_candidates_alone_ranks_as_one_over_every_note(
             assert [r.score for r in seen] == pytest.approx([r.score for r in every]), query
             assert [r.explain for r in seen] == [r.explain for r in every], query
         assert ranker.narrowed in narrowed  # searches answered from some notes only
+
+
+def test_answer_words_are_shared_by_hits_alone_and_not_asked_for() -> None:
+    """The words two or more of the notes share, that no other note of the scope says
+    (a letter's greeting is said by every letter) and the question does not say."""
+    memory = Memory(":memory:", embedder=None)
+    me = memory.scope("acme", "priya")
+    texts = {
+        "a": "Dear Anna, I cannot take penicillin. Love, Mum",
+        "b": "Dear Anna, they know about my penicillin allergy. Love, Mum",
+        "c": "Dear Anna, the garden club won bronze. Love, Mum",
+        "d": "Dear Anna, chair yoga on Tuesdays now. Love, Mum",
+    }
+    ids = {name: me.archive.insert(text, origin="user") for name, text in texts.items()}
+    me.archive.search("which antibiotic am I allergic to", k=5)  # the index loaded
+    asked = {ids["a"]: texts["a"], ids["b"]: texts["b"], ids["c"]: texts["c"]}
+    words = memory.ranker.answer_words(me.scope, "which antibiotic am I allergic to", asked)
+    assert words[ids["a"]] == words[ids["b"]] == {"penicillin"}  # "anna": in d too
+    assert words[ids["c"]] == frozenset()
+    again = memory.ranker.answer_words(me.scope, "penicillin allergy?", asked)
+    assert again[ids["a"]] == frozenset()  # asked for: not what they answer with
+    memory.close()

@@ -25,6 +25,7 @@ caller named them as different facts, whatever their words.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -69,6 +70,7 @@ PER_FACT = 2  # places of the k one fact may fill
 ANSWERS = 0.5
 
 Cosine = Callable[[str, str], float | None]
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 
 
 def arrange(
@@ -78,11 +80,14 @@ def arrange(
     newer: Mapping[str, Record] | None = None,
     cosine: Cosine | None = None,
     as_of: datetime | None = None,
+    answers: Mapping[str, frozenset[str]] | None = None,
 ) -> list[Hit]:
     """The first k hits after folding restatements and ordering competing values.
 
     `newer` maps a record id to the newest fact written as a possibly newer value of it;
-    `cosine` gives the embedding similarity of two records (None when unknown).
+    `cosine` gives the embedding similarity of two records (None when unknown);
+    `answers` the words each hit shares with other hits and no other note
+    (`Ranker.answer_words`).
     """
     similarity: Cosine = cosine or (lambda a, b: None)
     kept: list[Hit] = []
@@ -103,7 +108,7 @@ def arrange(
         if record is not None and record.id not in seen and _valid(record, as_of):
             kept.append(Hit(record, hit.score, record.flags, f"newer value of {hit.record.id}"))
             seen.add(record.id)
-    return _spread(_order(kept, newer or {}, similarity), similarity)[:k]
+    return _spread(_order(kept, newer or {}, similarity), similarity, answers or {})[:k]
 
 
 def _folds(better: Record, other: Record, cosine: Cosine) -> bool:
@@ -248,7 +253,7 @@ def _near(old: Statement, new: Statement, similarity: float) -> bool:
     return similarity >= NEAR_COSINE or bool(old.content & new.content)
 
 
-def _spread(hits: list[Hit], cosine: Cosine) -> list[Hit]:
+def _spread(hits: list[Hit], cosine: Cosine, answers: Mapping[str, frozenset[str]]) -> list[Hit]:
     """Hits in order, without those saying again a fact PER_FACT better hits said."""
     placed: list[Hit] = []
     for hit in hits:
@@ -258,7 +263,11 @@ def _spread(hits: list[Hit], cosine: Cosine) -> list[Hit]:
             said = sum(
                 1
                 for other in placed
-                if _comparable(other.record, record) and _same_fact(other.record, record, cosine)
+                if _comparable(other.record, record)
+                and (
+                    _same_fact(other.record, record, cosine)
+                    or _same_answer(other.record, record, answers)
+                )
             )
         if said < PER_FACT:
             placed.append(hit)
@@ -290,6 +299,32 @@ def _same_fact(a: Record, b: Record, cosine: Cosine) -> bool:
         return False
     old, new = (x, y) if _earlier(a, b) else (y, x)
     return relate(old, new, similarity).kind != "change"
+
+
+def _same_answer(a: Record, b: Record, answers: Mapping[str, frozenset[str]]) -> bool:
+    """Do two facts answer with the same words, words no other note says? Then they
+    say one thing again, whatever else each holds (a letter's other news, a ticket's
+    number), unless one adds to it ("also") or denies it."""
+    words = answers.get(a.id, frozenset()) & answers.get(b.id, frozenset())
+    if not words:
+        return False
+    # what each says where it says those words: a letter's other news is not compared
+    x, y = _where_said(a.text, words), _where_said(b.text, words)
+    if x.addition or y.addition or _denies(x, y):
+        return False
+    # a value against the other's (a date for a date, a name for a name) is another
+    # fact (a flight on the 1st, another on the 15th); a code is the note's own
+    # (a ticket's number), not the fact's
+    mine = {x.kinds[v] for v in x.values - y.content}  # a value the other never says
+    theirs = {y.kinds[v] for v in y.values - x.content}
+    return not (mine & theirs) - {"code"}
+
+
+def _where_said(text: str, words: frozenset[str]) -> Statement:
+    """The sentences of `text` that hold one of `words`, read (all of it if none does)."""
+    sentences = [part for part in _SENTENCE.split(text) if part.strip()]
+    holding = [part for part in sentences if read(part).content & words]
+    return read(" ".join(holding) if holding else text)
 
 
 def _denies(a: Statement, b: Statement) -> bool:

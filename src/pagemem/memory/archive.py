@@ -459,7 +459,9 @@ class Archive:
             if valid and newest and (allowed is None or record.id in allowed):
                 newer[old] = record
         cosine = ranker.cosines(scope, [*facts, *(r.id for r in newer.values())])
-        return arrange(hits, k, newer=newer, cosine=cosine, as_of=when)
+        texts = {h.record.id: h.record.text for h in hits[: k + SPARE] if h.record.id in facts}
+        answers = ranker.answer_words(scope, query, texts)
+        return arrange(hits, k, newer=newer, cosine=cosine, as_of=when, answers=answers)
 
     def _current(self, record: Record, now: datetime) -> Record | None:
         """The record itself if it is a current fact, else the current fact that closed it

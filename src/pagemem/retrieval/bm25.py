@@ -350,6 +350,11 @@ class BM25:
             scores[docs] += values
         return scores
 
+    def holders(self, term: str) -> int:
+        """How many live documents hold the term."""
+        raw = self._raw(term)
+        return 0 if raw is None else int(self._alive.view()[raw[0]].sum())
+
     def postings(self, terms: Sequence[str]) -> int:
         """How many postings the terms have together (removed documents included)."""
         return sum(self._postings_count(term) for term in dict.fromkeys(terms))

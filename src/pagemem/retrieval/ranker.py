@@ -6,7 +6,8 @@ Ranking reads only the scope's own notes, from the index `IndexKeeper` keeps cur
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -209,6 +210,24 @@ class Ranker(IndexKeeper):
             return None if x is None or y is None else float(matrix[x, y])
 
         return cosine
+
+    def answer_words(
+        self, scope: Scope, query: str, notes: Mapping[str, str]
+    ) -> dict[str, frozenset[str]]:
+        """For each of these notes (id -> text), the words it shares with others of them
+        that no note outside them says and the question does not say: what they answer
+        with ("penicillin" in three letters about other things too; a greeting every
+        letter has is said outside them). Empty for a scope whose index is not loaded."""
+        asked = set(self.analyzer.query(query))
+        held = {i: frozenset(self.analyzer.terms(text)) - asked for i, text in notes.items()}
+        counts = Counter(word for words in held.values() for word in words)
+        shared = [word for word, n in counts.items() if n >= 2]
+        with self._lock:
+            index = self._loaded(scope, "records") if (scope, "records") in self._indexes else None
+            if index is None:
+                return {i: frozenset() for i in notes}
+            only_here = frozenset(w for w in shared if index.bm25.holders(w) == counts[w])
+        return {i: words & only_here for i, words in held.items()}
 
     # ranking
 
