@@ -236,11 +236,17 @@ def test_a_snapshot_file_is_mapped_array_by_array_as_numpy_wrote_it(tmp_path: Pa
     np.savez(path, **arrays)
     mapped = _mapped(path)
     assert sorted(mapped) == sorted(arrays)
-    for name, array in arrays.items():
-        assert mapped[name].dtype == array.dtype
-        assert np.array_equal(mapped[name], array)
-    mapped["vectors"][0, 0] = 99.0  # copy on write: the file keeps what it had
-    assert np.load(path)["vectors"][0, 0] == 0.0
+    rows = mapped.pop("vectors")  # rows, never written through the mapping
+    assert np.array_equal(rows.array, arrays["vectors"])
+    assert not rows.array.flags.writeable
+    assert np.array_equal(rows.take(np.asarray([2, 0])), arrays["vectors"][[2, 0]])
+    rows.release()  # pages given back are read again when used
+    assert np.array_equal(rows.array, arrays["vectors"])
+    for name, array in mapped.items():
+        assert array.dtype == arrays[name].dtype
+        assert np.array_equal(array, arrays[name])
+    mapped["fortran"][0, 0] = 99  # copy on write: the file keeps what it had
+    assert np.load(path)["fortran"][0, 0] == 0
     np.savez_compressed(tmp_path / "c.npz", **arrays)
     with pytest.raises(ValueError, match="uncompressed"):
         _mapped(tmp_path / "c.npz")
@@ -257,18 +263,22 @@ def test_arrays_given_in_parts_are_written_as_one_without_joining_them(tmp_path:
     mapping alike."""
     import numpy as np
 
+    from pagemem.retrieval.mapped import Blocks, spill
     from pagemem.retrieval.snapshot import _mapped, _save_npz
 
-    base = np.memmap(tmp_path / "base.bin", dtype=np.float32, mode="w+", shape=(3, 4))
-    base[:] = np.arange(12, dtype=np.float32).reshape(3, 4)
-    added = np.arange(12, 20, dtype=np.float32).reshape(2, 4)
     whole = np.arange(20, dtype=np.float32).reshape(5, 4)
+    added = whole[3:]
+    with (tmp_path / "base.bin").open("w+b") as file:
+        base = spill(file, whole[:3], kept=0, dim=4)  # rows mapped from a file
     path = tmp_path / "s.npz"
-    with path.open("wb") as handle:
-        _save_npz(handle, {"vectors": [base, added], "live": np.ones(5, bool)})
-    assert np.array_equal(np.load(path)["vectors"], whole)
-    assert np.array_equal(_mapped(path)["vectors"], whole)
-    assert np.array_equal(np.load(path)["live"], np.ones(5, bool))
+    for kept in (None, np.asarray([True, False, True])):
+        with path.open("wb") as handle:
+            parts = [Blocks(base, kept), added]
+            _save_npz(handle, {"vectors": parts, "live": np.ones(5, bool)})
+        want = whole if kept is None else whole[[0, 2, 3, 4]]
+        assert np.array_equal(np.load(path)["vectors"], want)
+        assert np.array_equal(_mapped(path)["vectors"].array, want)
+        assert np.array_equal(np.load(path)["live"], np.ones(5, bool))
 
 
 def test_the_snapshot_written_at_close_holds_the_last_writes(path: Path) -> None:

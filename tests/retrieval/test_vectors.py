@@ -1,10 +1,15 @@
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from pagemem.retrieval import mapped as mapped_module
 from pagemem.retrieval import vectors as vectors_module
-from pagemem.retrieval.vectors import VectorSet
+from pagemem.retrieval.mapped import Blocks, MappedRows, spill
+from pagemem.retrieval.vectors import Part, VectorSet
 
 
 def _unit(rng: np.random.Generator, count: int, dim: int) -> np.ndarray:
@@ -30,8 +35,7 @@ def test_a_restored_set_that_grows_answers_as_one_built_whole(
     built = VectorSet(dim, ann_threshold=threshold, ann_candidates=400)
     built.add_many(0, rows[:first], np.ones(first, bool))
     snapshot = built.export(np.ones(first, bool))
-    snapshot["vectors"] = _stacked(snapshot["vectors"]).copy()  # as read from the file
-    snapshot["vectors"].setflags(write=False)  # mapped: a write would raise
+    snapshot["vectors"] = _mapped_rows(_stacked(snapshot["vectors"]))  # as read from a file
     restored = VectorSet(dim, ann_threshold=threshold, ann_candidates=400)
     restored.restore(snapshot)
     for start in range(first, first + later, 30):  # added in a few batches: it grows
@@ -74,8 +78,80 @@ def test_a_restored_set_that_grows_answers_as_one_built_whole(
             assert np.array_equal(_stacked(array), _stacked(theirs[name]))
 
 
-def _stacked(array: np.ndarray | list[np.ndarray]) -> np.ndarray:
-    return np.concatenate(array) if isinstance(array, list) else array
+def _stacked(array: np.ndarray | list[Part]) -> np.ndarray:
+    if not isinstance(array, list):
+        return array
+    return np.concatenate([part.whole() if isinstance(part, Blocks) else part for part in array])
+
+
+def _mapped_rows(rows: np.ndarray) -> MappedRows:
+    """The rows as a snapshot's file gives them: mapped, read-only."""
+    with tempfile.TemporaryFile() as handle:
+        return spill(handle, rows, kept=0, dim=rows.shape[1])
+
+
+def test_a_set_past_its_threshold_keeps_its_rows_in_a_file_and_answers_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the threshold the rows but the latest move to an unnamed file in the index
+    folder, mapped; every answer is the one a set holding them in memory gives, and a
+    snapshot written from it reads back the same."""
+    from pagemem.retrieval.snapshot import _mapped, _save_npz
+
+    monkeypatch.setattr(vectors_module, "_SPILL_ROWS", 40)
+    monkeypatch.setattr(vectors_module, "_RECENT_COPIED", 16)
+    monkeypatch.setattr(mapped_module, "_RELEASE_ROWS", 50)  # pages given back often
+    monkeypatch.setattr(mapped_module, "BLOCK_ROWS", 64)
+    rng = np.random.default_rng(8)
+    dim, count = 16, 500
+    rows = _unit(rng, count, dim)
+    present = rng.random(count) > 0.05  # a few notes without a vector
+    # the graph's candidates are every row: both score (nearly) the same rows
+    held = VectorSet(dim, ann_threshold=100, ann_candidates=count)
+    filed = VectorSet(dim, ann_threshold=100, ann_candidates=count, spill=tmp_path / "index")
+    for start in range(0, count, 30):
+        stop = min(count, start + 30)
+        held.add_many(start, rows[start:stop], present[start:stop])
+        filed.add_many(start, rows[start:stop], present[start:stop])
+    assert isinstance(filed._base, MappedRows)
+    assert len(filed._base) >= count - 16 - 40 - 30
+    assert list((tmp_path / "index").iterdir()) == []  # unnamed: nothing left behind
+    for gone in (3, 250, count - 2):
+        held.remove(gone)
+        filed.remove(gone)
+
+    assert len(filed) == len(held)
+    docs = [0, 7, 250, 301, count - 1]
+    assert np.array_equal(filed.rows(docs), held.rows(docs))
+    query = _unit(rng, 1, dim)[0]
+    for centre in (False, True):
+        got, got_scored, got_plain = filed.scores(query, centre=centre)
+        want, want_scored, want_plain = held.scores(query, centre=centre)
+        both = got_scored & want_scored  # two graphs built apart may pick a few apart
+        assert both.sum() >= 0.9 * want_scored.sum()
+        assert np.allclose(got[both], want[both], atol=1e-5)
+        assert np.allclose(got_plain[both], want_plain[both], atol=1e-5)
+    mask = np.ones(count, bool)
+    for window in (10, 100, 10_000):  # in memory, across the file and memory, all
+        got_near = filed.nearest_recent(np.stack([query]), 5, window=window, mask=mask)
+        want_near = held.nearest_recent(np.stack([query]), 5, window=window, mask=mask)
+        mine, theirs = sorted(got_near[0]), sorted(want_near[0])
+        assert [doc for doc, _ in mine] == [doc for doc, _ in theirs]
+        assert [value for _, value in mine] == pytest.approx([value for _, value in theirs])
+    keep = np.ones(count, bool)
+    keep[[5, 200]] = False
+    for kept in (np.ones(count, bool), keep):
+        exported = filed.export(kept)
+        assert isinstance(exported["vectors"], list)
+        assert isinstance(exported["vectors"][0], Blocks)  # read a block at a time
+        assert np.array_equal(_stacked(exported["vectors"]), _stacked(held.export(kept)["vectors"]))
+        path = tmp_path / "s.npz"
+        with path.open("wb") as handle:
+            _save_npz(handle, exported)
+        again = VectorSet(dim, ann_threshold=100, ann_candidates=400)
+        again.restore(_mapped(path))
+        picked = np.flatnonzero(kept)
+        assert np.array_equal(again.rows(list(range(len(picked)))), held.rows(list(picked)))
 
 
 def test_rows_read_from_a_snapshot_are_never_written_again(
@@ -85,7 +161,7 @@ def test_rows_read_from_a_snapshot_are_never_written_again(
     restored = VectorSet(4)
     restored.restore(
         {
-            "vectors": np.eye(4, dtype=np.float32),
+            "vectors": _mapped_rows(np.eye(4, dtype=np.float32)),
             "vectors_present": np.ones(4, bool),
             "vectors_sum": np.ones(4),
         }

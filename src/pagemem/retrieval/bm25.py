@@ -211,10 +211,12 @@ class BM25:
             self._packed[term] = packed
         return packed
 
-    def export(self, keep: npt.NDArray[np.bool_]) -> dict[str, npt.NDArray[Any]]:
+    def export(self, keep: npt.NDArray[np.bool_]) -> dict[str, Any]:
         """The postings and lengths of the documents `keep` marks, renumbered 0.. in
-        order: what a snapshot stores. A term only removed documents held is left out,
-        so nothing of a deleted note is written."""
+        order: what a snapshot stores, the postings as one part a term (the snapshot
+        writes them one after another: joined, they were a copy of every posting at
+        once). A term only removed documents held is left out, so nothing of a deleted
+        note is written."""
         number = np.cumsum(keep) - 1
         names = sorted(set(self._postings) | (set(self._base.row) if self._base else set()))
         docs_parts, tfs_parts, terms, counts = [], [], [], []
@@ -233,18 +235,19 @@ class BM25:
             raise ValueError("a term holds a line break")  # the analyzer never makes one
         offsets = np.zeros(len(terms) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
-        empty = np.zeros(0, dtype=np.int64)
         return {
             "bm25_terms": np.frombuffer("\n".join(terms).encode(), dtype=np.uint8),
             "bm25_offsets": offsets,
-            "bm25_docs": np.concatenate(docs_parts) if docs_parts else empty,
-            "bm25_tfs": np.concatenate(tfs_parts).astype(np.uint32) if tfs_parts else empty,
+            "bm25_docs": docs_parts or np.zeros(0, dtype=np.int64),
+            "bm25_tfs": [part.astype(np.uint32, copy=False) for part in tfs_parts]
+            or np.zeros(0, dtype=np.uint32),
             "bm25_lengths": self._lengths.view()[keep].astype(np.float64),
         }
 
     @classmethod
-    def restore(cls, arrays: Mapping[str, npt.NDArray[Any]], k1: float, b: float) -> BM25:
-        """An index from what `export` wrote: every document live."""
+    def restore(cls, arrays: Mapping[str, Any], k1: float, b: float) -> BM25:
+        """An index from what `export` wrote (read from a file, or its parts): every
+        document live."""
         index = cls(k1, b)
         text = arrays["bm25_terms"].tobytes().decode()
         names = text.split("\n") if text else []
@@ -254,8 +257,8 @@ class BM25:
         index._base = _Block(
             {term: row for row, term in enumerate(names)},
             offsets,
-            np.asarray(arrays["bm25_docs"], dtype=np.int64),
-            np.asarray(arrays["bm25_tfs"], dtype=np.uint32),
+            _joined(arrays["bm25_docs"], np.int64),
+            _joined(arrays["bm25_tfs"], np.uint32),
         )
         lengths = np.asarray(arrays["bm25_lengths"], dtype=np.float64)
         index._lengths.extend(lengths)
@@ -434,3 +437,10 @@ class BM25:
                 norm = self.k1 * (1.0 - self.b + self.b * self._lengths.view()[docs] / average)
                 weighted = docs, live_docs * idf * tfs * (self.k1 + 1.0) / (tfs + norm)
         return weighted
+
+
+def _joined(value: Any, dtype: type) -> npt.NDArray[Any]:
+    """One array of what may be given in parts (`export`'s postings, not yet written)."""
+    if isinstance(value, list):
+        return np.concatenate(value).astype(dtype, copy=False)
+    return np.asarray(value, dtype=dtype)

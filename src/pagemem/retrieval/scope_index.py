@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,7 @@ from pagemem.retrieval.config import RetrievalConfig
 from pagemem.retrieval.embed import Vectors
 from pagemem.retrieval.speakers import leading_speaker
 from pagemem.retrieval.timewindow import tells_when
-from pagemem.retrieval.vectors import VectorSet
+from pagemem.retrieval.vectors import Part, VectorSet
 from pagemem.store.base import IndexRow
 
 __all__ = ["ScopeIndex"]
@@ -33,12 +34,15 @@ __all__ = ["ScopeIndex"]
 class ScopeIndex:
     """What ranking needs about every note of one scope, in insertion order."""
 
-    def __init__(self, config: RetrievalConfig, dim: int, trust: TrustPolicy) -> None:
+    def __init__(
+        self, config: RetrievalConfig, dim: int, trust: TrustPolicy, *, spill: Path | None = None
+    ) -> None:
         self.bm25 = BM25(config.k1, config.b)
         self.vectors = VectorSet(
             dim,
             ann_threshold=int(config.ann_threshold),
             ann_candidates=int(config.ann_candidates),
+            spill=spill,
         )
         self.trust = trust
         self.ids: list[str] = []
@@ -106,7 +110,7 @@ class ScopeIndex:
         self.dated.extend([tells_when(t) for t in terms])
         self.episodic.extend([r.episodic for r in rows])
 
-    def export(self) -> dict[str, npt.NDArray[Any] | list[npt.NDArray[Any]]]:
+    def export(self) -> dict[str, npt.NDArray[Any] | list[Part]]:
         """Every live note's part of the index, renumbered 0.. in order: what a snapshot
         stores (removed notes are left out, their words and vectors with them)."""
         keep = self.bm25.alive().copy()
@@ -133,7 +137,7 @@ class ScopeIndex:
     @classmethod
     def restore(
         cls,
-        arrays: Mapping[str, npt.NDArray[Any]],
+        arrays: Mapping[str, Any],
         config: RetrievalConfig,
         dim: int,
         trust: TrustPolicy,

@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import mmap
 import os
 import secrets
 import struct
@@ -44,7 +45,8 @@ import numpy as np
 import numpy.typing as npt
 
 from pagemem.models import Scope
-from pagemem.retrieval.vectors import usearch_index
+from pagemem.retrieval.mapped import Blocks, MappedRows
+from pagemem.retrieval.vectors import Part, usearch_index
 from pagemem.store.base import Collection, IndexCache
 
 __all__ = ["Snapshot", "Snapshots", "Stamp"]
@@ -71,7 +73,7 @@ class Stamp:
 class Snapshot:
     """A snapshot as read: its arrays, the revision it was taken at, its HNSW graph."""
 
-    arrays: dict[str, npt.NDArray[Any]]
+    arrays: dict[str, Any]  # arrays, but the vectors: `MappedRows`
     revision: int
     graph: Any | None
     graph_size: int
@@ -120,7 +122,7 @@ class Snapshots:
         stamp: Stamp,
         scope: Scope,
         collection: Collection,
-        arrays: dict[str, npt.NDArray[Any] | list[npt.NDArray[Any]]],
+        arrays: dict[str, npt.NDArray[Any] | list[Part]],
         revision: int,
         graph: tuple[Any, int] | None,
         current: Callable[[], int],
@@ -171,10 +173,11 @@ class Snapshots:
             graph.unlink(missing_ok=True)
 
 
-def _save_npz(handle: Any, arrays: dict[str, npt.NDArray[Any] | list[npt.NDArray[Any]]]) -> None:
+def _save_npz(handle: Any, arrays: dict[str, npt.NDArray[Any] | list[Part]]) -> None:
     """What `np.savez` writes (uncompressed .npy members), except that an array given as
-    a list of parts (rows stacked) is written part by part: writing a snapshot never
-    makes a copy of the whole vector matrix (half of which may be mapped from the last)."""
+    a list of parts (rows stacked) is written part by part, mapped parts a block at a
+    time: writing a snapshot never makes a copy of the whole vector matrix, nor makes
+    the rows mapped from a file resident."""
     with zipfile.ZipFile(handle, "w", zipfile.ZIP_STORED, allowZip64=True) as archive:
         for name, value in arrays.items():
             with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
@@ -190,15 +193,18 @@ def _save_npz(handle: Any, arrays: dict[str, npt.NDArray[Any] | list[npt.NDArray
                 }
                 np.lib.format.write_array_header_1_0(member, header)
                 for part in value:
-                    member.write(np.ascontiguousarray(part, dtype=dtype).data)
+                    for block in part if isinstance(part, Blocks) else [part]:
+                        member.write(np.ascontiguousarray(block, dtype=dtype).data)
 
 
-def _mapped(path: Path) -> dict[str, npt.NDArray[Any]]:
+def _mapped(path: Path) -> dict[str, Any]:
     """Every array of an uncompressed .npz (what `np.savez` writes), mapped copy-on-write
     from the file rather than read: a page is read when first used, and at a million
-    notes reading them all through the zip took 4.4 s of a 4.9 s restart."""
-    out: dict[str, npt.NDArray[Any]] = {}
+    notes reading them all through the zip took 4.4 s of a 4.9 s restart. The vectors
+    come as `MappedRows` (their pages given back after a pass over them)."""
+    out: dict[str, Any] = {}
     with zipfile.ZipFile(path) as archive, open(path, "rb") as handle:
+        mapping = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_COPY)
         for info in archive.infolist():
             if info.compress_type != zipfile.ZIP_STORED or not info.filename.endswith(".npy"):
                 raise ValueError(f"{info.filename} is not an uncompressed array")
@@ -220,13 +226,15 @@ def _mapped(path: Path) -> dict[str, npt.NDArray[Any]]:
             if handle.tell() + size > end:
                 raise ValueError(f"{info.filename} is shorter than its header says")
             order: Literal["C", "F"] = "F" if fortran else "C"
-            out[info.filename[:-4]] = (
-                np.memmap(
-                    path, dtype=dtype, mode="c", offset=handle.tell(), shape=shape, order=order
-                )
-                if size
-                else np.zeros(shape, dtype=dtype, order=order)
-            )
+            name = info.filename[:-4]
+            if name == "vectors" and dtype == np.float32 and len(shape) == 2 and not fortran:
+                out[name] = MappedRows(mapping, handle.tell(), shape[0], shape[1])
+            elif size:
+                count = int(np.prod(shape, dtype=np.int64))
+                flat = np.frombuffer(mapping, dtype, count, handle.tell())
+                out[name] = flat.reshape(shape, order=order)
+            else:
+                out[name] = np.zeros(shape, dtype=dtype, order=order)
     return out
 
 

@@ -1,12 +1,15 @@
 """Vectors of one scope's notes in memory: exact centred cosine, approximate when large.
 
-Rows are aligned with the BM25 document numbers, in two parts: those read from a
-snapshot (mapped from its file, never written: a removed row is only marked) and
-those added since, which grow by doubling. Adding a note never copies the mapped
-part: at 100,000 notes that copy (165 MB) cost the first write of a restarted
-process 45 ms, and at a million it needed 1.5 GB of memory more. Centring
-(subtracting the scope's mean vector) is applied algebraically at query time, so the
-mean can move with every insert without rewriting rows:
+Rows are aligned with the BM25 document numbers, in two parts: a base mapped from a
+file, never written (a removed row is only marked), and the rows added since, which
+grow by doubling. The base is a snapshot's rows, or, in a scope past `ann_threshold`
+with an index folder, the spill file: the added rows but the latest 8,192 move there
+every 32,768 (an unnamed file, gone with the process). Past the threshold a search
+reads its candidates' rows alone, so at a million notes the rows (1.5 GB) need not be
+held; `mapped.MappedRows` gives their pages back after each pass. Adding a note never
+copies the base. Centring (subtracting the scope's mean vector) is applied
+algebraically at query time, so the mean can move with every insert without rewriting
+rows:
 
     cos_c(m, q) = (m.q' - mu.q') / (|m - mu| |q'|),  q' = q - mu,
     |m - mu|^2 = 1 - 2 m.mu + |mu|^2                 (rows are unit length)
@@ -21,8 +24,12 @@ search, and never removes: deleted rows are filtered by the live mask.
 from __future__ import annotations
 
 import contextlib
+import logging
+import tempfile
+import weakref
 from collections.abc import Mapping
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -30,21 +37,36 @@ import numpy.typing as npt
 from pagemem.retrieval import blas
 from pagemem.retrieval.bm25 import FloatArray
 from pagemem.retrieval.embed import Vectors
+from pagemem.retrieval.mapped import Blocks, MappedRows, spill
 
-__all__ = ["VectorSet", "usearch_index"]
+__all__ = ["Part", "VectorSet", "usearch_index"]
 
-_RECENT_COPIED = 8_192  # rows of a snapshot read into memory at once, the latest
+_RECENT_COPIED = 8_192  # the latest rows, kept in memory when the rest is mapped
 _ANN_BATCH = 65_536  # rows added to the HNSW graph in one call
+_SPILL_ROWS = 32_768  # added rows moved to the spill file at once
+_log = logging.getLogger(__name__)
+
+Part = Vectors | Blocks  # some rows, in memory or to be read from a file a block at a time
 
 
 class VectorSet:
     """A growable, row-aligned matrix of unit vectors with an optional ANN index."""
 
-    def __init__(self, dim: int, *, ann_threshold: int = 50_000, ann_candidates: int = 1000):
+    def __init__(
+        self,
+        dim: int,
+        *,
+        ann_threshold: int = 50_000,
+        ann_candidates: int = 1000,
+        spill: Path | None = None,
+    ):
         self.dim = dim
         self.ann_threshold = ann_threshold
         self.ann_candidates = ann_candidates
-        self._base: Vectors = np.zeros((0, dim), dtype=np.float32)  # read from a snapshot
+        # past the threshold, rows but the latest move to an unnamed file in this folder
+        self._spill_dir = spill
+        self._spill: IO[bytes] | None = None
+        self._base: MappedRows | None = None  # mapped: from a snapshot or the spill file
         self._at = 0  # rows [0, _at) are the base's; [_at, _size) the added rows'
         self._rows = np.zeros((16, dim), dtype=np.float32)  # rows added, from _at on
         self._live = np.zeros(16, dtype=bool)  # every row's, base and added alike
@@ -84,6 +106,35 @@ class VectorSet:
         self._sum += matrix[present].sum(axis=0, dtype=np.float64)
         self._count += int(present.sum())
         self._norms = None
+        if self._spill_dir is not None and self._size >= self.ann_threshold:
+            self._move_to_file()
+
+    def _move_to_file(self) -> None:
+        """Move the added rows but the latest to the spill file (mapped, resident only
+        while read): past the threshold a search reads its candidates' rows alone."""
+        added = self._size - self._at
+        if added < _SPILL_ROWS + _RECENT_COPIED or (self._base is not None and self._spill is None):
+            return  # few to move, or the base is a snapshot's (a file not to append to)
+        moved = added - _RECENT_COPIED
+        try:
+            if self._spill is None:
+                assert self._spill_dir is not None
+                self._spill_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+                # unnamed: gone with the process, however it ends; closed with the set
+                self._spill = tempfile.TemporaryFile(dir=self._spill_dir)  # noqa: SIM115
+                weakref.finalize(self, self._spill.close)
+            base = spill(self._spill, self._rows[:moved], kept=self._at, dim=self.dim)
+        except OSError as error:  # a full disk: the rows stay in memory
+            _log.warning("vectors stay in memory, the spill file failed: %s", error)
+            self._spill_dir = None
+            return
+        rows = np.zeros((max(16, 2 * _RECENT_COPIED), self.dim), dtype=np.float32)
+        rows[: added - moved] = self._rows[moved:added]
+        self._base, self._at, self._rows = base, self._at + moved, rows
+        if len(self._live) < self._at + len(rows):
+            live = np.zeros(self._at + len(rows), dtype=bool)
+            live[: self._size] = self._live[: self._size]
+            self._live = live
 
     def _grow(self, end: int) -> None:
         """Room for rows up to `end`; the new ones zero (a copy of the added rows only)."""
@@ -99,19 +150,19 @@ class VectorSet:
 
     def _take(self, docs: npt.NDArray[np.int64]) -> Vectors:
         """The rows of these documents, wherever each is kept."""
-        if not self._at:
+        if self._base is None:
             picked: Vectors = self._rows[docs]
             return picked
         out = np.empty((len(docs), self.dim), dtype=np.float32)
         based = docs < self._at
-        out[based] = self._base[docs[based]]
+        out[based] = self._base.take(docs[based])
         out[~based] = self._rows[docs[~based] - self._at]
         return out
 
     def _parts(self) -> list[Vectors]:
         """Every row so far, as views of the parts that hold them."""
         added = self._rows[: self._size - self._at]
-        return [self._base, added] if self._at else [added]
+        return [self._base.array, added] if self._base is not None else [added]
 
     def remove(self, doc: int) -> None:
         if doc < self._size and self._live[doc]:
@@ -120,36 +171,42 @@ class VectorSet:
             self._count -= 1
             self._norms = None
 
-    def export(
-        self, keep: npt.NDArray[np.bool_]
-    ) -> dict[str, npt.NDArray[Any] | list[npt.NDArray[Any]]]:
+    def export(self, keep: npt.NDArray[np.bool_]) -> dict[str, npt.NDArray[Any] | list[Part]]:
         """The rows `keep` marks (renumbered 0.. in order), as the parts that hold them
-        (rows stacked: no copy of the whole matrix), and which of them have a vector."""
+        (rows stacked: no copy of the whole matrix; mapped rows read a block at a time
+        when written), and which of them have a vector."""
         every = bool(keep[: self._size].all())
         pick = slice(None) if every else keep[: self._size]
-        parts = self._parts()
-        if not every:
-            bounds = np.cumsum([0, *(len(part) for part in parts)])
-            parts = [part[keep[a:b]] for part, a, b in zip(parts, bounds, bounds[1:], strict=False)]
+        added = self._rows[: self._size - self._at]
+        parts: list[Part] = [added if every else added[keep[self._at : self._size]]]
+        if self._base is not None:
+            parts.insert(0, Blocks(self._base, None if every else keep[: self._at]))
         return {
             "vectors": parts,
             "vectors_present": self._live[: self._size][pick],
             "vectors_sum": self._sum.copy(),  # of the live rows: those kept
         }
 
-    def restore(self, arrays: Mapping[str, npt.NDArray[Any] | list[npt.NDArray[Any]]]) -> None:
-        """Fill an empty set from what `export` wrote."""
-        stored = arrays["vectors"]  # one array (read from a file), or parts (`export`)
-        parts = stored if isinstance(stored, list) else [stored]
-        rows = np.asarray(parts[0] if len(parts) == 1 else np.concatenate(parts), np.float32)
+    def restore(self, arrays: Mapping[str, Any]) -> None:
+        """Fill an empty set from what `export` wrote: the rows mapped from a snapshot's
+        file, or in memory (one array, or the parts `export` gave)."""
+        stored = arrays["vectors"]
+        mapped = stored if isinstance(stored, MappedRows) else None
+        if mapped is None:
+            parts = stored if isinstance(stored, list) else [stored]
+            whole = [part.whole() if isinstance(part, Blocks) else part for part in parts]
+            rows = np.asarray(whole[0] if len(whole) == 1 else np.concatenate(whole), np.float32)
+        else:
+            rows = mapped.array
         present = np.asarray(arrays["vectors_present"], dtype=bool)
         if rows.ndim != 2 or rows.shape[1] != self.dim or len(present) != len(rows):
             raise ValueError(f"the snapshot's vectors are not {self.dim}-dimensional rows")
         # mapped: read when used, never written; but the latest rows, which every write
         # compares itself with (`nearest_recent`), are copied: products over mapped pages
         # ran 3x slower (0.65 against 0.21 ms over 4,000 rows)
-        at = len(rows) - min(len(rows), _RECENT_COPIED)
-        self._base, self._at = rows[:at], at
+        at = len(rows) - min(len(rows), _RECENT_COPIED) if mapped is not None else 0
+        self._base = mapped.head(at) if mapped is not None and at else None
+        self._at = at
         self._rows = np.zeros((max(16, 2 * (len(rows) - at)), self.dim), dtype=np.float32)
         self._rows[: len(rows) - at] = rows[at:]
         self._live = np.zeros(at + len(self._rows), dtype=bool)  # room for the added too
@@ -283,7 +340,9 @@ class VectorSet:
         # rows @ queries.T, not queries @ rows.T: the latter runs 5-7x slower in numpy's
         # OpenBLAS on one thread (4.3 against 0.65 ms over 4,000 rows)
         at = max(start, min(self._at, n))
-        parts = [self._base[start:at], self._rows[at - self._at : n - self._at]]
+        parts = [self._rows[at - self._at : n - self._at]]
+        if self._base is not None and start < at:
+            parts.insert(0, self._base.window(start, at))
         products = np.concatenate([part @ queries.T for part in parts if len(part)]).T
         near = np.where(allowed[None, :], products, -np.inf)
         head = np.argpartition(-near, count - 1, axis=1)[:, :count]
