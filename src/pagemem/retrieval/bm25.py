@@ -353,10 +353,15 @@ class BM25:
             scores[docs] += values
         return scores
 
-    def holders(self, term: str) -> int:
-        """How many live documents hold the term."""
+    def held_by(self, term: str, count: int) -> bool:
+        """Do exactly `count` live documents hold the term? A term with more postings
+        than that and every removed document together is answered without reading them
+        (a common word's are most of a scope)."""
+        removed = len(self._lengths) - self._live_count
+        if self._postings_count(term) - removed > count:
+            return False
         raw = self._raw(term)
-        return 0 if raw is None else int(self._alive.view()[raw[0]].sum())
+        return raw is not None and int(self._alive.view()[raw[0]].sum()) == count
 
     def postings(self, terms: Sequence[str]) -> int:
         """How many postings the terms have together (removed documents included)."""

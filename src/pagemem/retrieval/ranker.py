@@ -226,7 +226,7 @@ class Ranker(IndexKeeper):
             index = self._loaded(scope, "records") if (scope, "records") in self._indexes else None
             if index is None:
                 return {i: frozenset() for i in notes}
-            only_here = frozenset(w for w in shared if index.bm25.holders(w) == counts[w])
+            only_here = frozenset(w for w in shared if index.bm25.held_by(w, counts[w]))
         return {i: words & only_here for i, words in held.items()}
 
     # ranking
