@@ -49,18 +49,19 @@ class MappedRows:
         """The first `rows` rows, over the same mapping."""
         return MappedRows(self._mapping, self._offset, rows, self.array.shape[1])
 
-    def take(self, docs: npt.NDArray[np.int64]) -> Vectors:
-        """A copy of these rows; the mapping's pages are given back every so often."""
+    def take(self, docs: npt.NDArray[np.int64], *, release: bool = True) -> Vectors:
+        """A copy of these rows; the mapping's pages are given back every so often
+        (unless `release` is False: a set whose every search reads every row)."""
         out: Vectors = self.array[docs]
         self._read += len(docs)
-        if self._read >= _RELEASE_ROWS:
+        if release and self._read >= _RELEASE_ROWS:
             self.release()
         return out
 
-    def window(self, start: int, stop: int) -> Vectors:
+    def window(self, start: int, stop: int, *, release: bool = True) -> Vectors:
         """Rows [start, stop) as a view (for a few thousand rows read at once); the pages
         read before are given back first, when there are enough of them."""
-        if self._read >= _RELEASE_ROWS:
+        if release and self._read >= _RELEASE_ROWS:
             self.release()
         self._read += max(0, stop - start)
         return self.array[start:stop]

@@ -155,7 +155,9 @@ class VectorSet:
             return picked
         out = np.empty((len(docs), self.dim), dtype=np.float32)
         based = docs < self._at
-        out[based] = self._base.take(docs[based])
+        # without the graph every search reads every row: giving pages back would only
+        # make the next one read them in again
+        out[based] = self._base.take(docs[based], release=self._ann is not None)
         out[~based] = self._rows[docs[~based] - self._at]
         return out
 
@@ -342,7 +344,7 @@ class VectorSet:
         at = max(start, min(self._at, n))
         parts = [self._rows[at - self._at : n - self._at]]
         if self._base is not None and start < at:
-            parts.insert(0, self._base.window(start, at))
+            parts.insert(0, self._base.window(start, at, release=self._ann is not None))
         products = np.concatenate([part @ queries.T for part in parts if len(part)]).T
         near = np.where(allowed[None, :], products, -np.inf)
         head = np.argpartition(-near, count - 1, axis=1)[:, :count]
