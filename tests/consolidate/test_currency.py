@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from pagemem.consolidate.currency import OUTDATED, arrange
 from pagemem.models import Hit, Record, Scope
 
@@ -70,35 +72,49 @@ def test_facts_that_answer_with_the_same_words_fill_two_places() -> None:
     note says) are one answer: two places of the k, the third left out (still stored)."""
     hits = [_hit(f"a{i}", text, 1.0 - i / 10, 2018 + i) for i, text in enumerate(LETTERS, 1)]
     hits.append(_hit("a4", "Dear Anna, I joined a chair yoga class. Love always, Mum", 0.5, 2022))
-    answers = {"a1": frozenset({"penicillin"}), "a2": frozenset({"penicillin"})}
-    answers["a3"] = frozenset({"penicillin"})
+    answers = {f"a{i}": frozenset({"penicillin"}) for i in (1, 2, 3)}
     assert [h.record.id for h in arrange(hits, 5, cosine=_far)] == ["a1", "a2", "a3", "a4"]
     shown = arrange(hits, 5, cosine=_far, answers=answers)
     assert [h.record.id for h in shown] == ["a1", "a2", "a4"]
 
 
-def test_shared_words_do_not_make_one_answer_of_rival_values_or_additions() -> None:
-    """A value against the other's where the words are said (a flight on the 1st, one
-    on the 15th), or a note that adds one ("also"), is another fact, shared words or not;
-    a ticket's own number is not a value against another ticket's."""
-    flights = [
-        _hit("a1", "Flight: BA 2490 LGW -> Malaga, 1 Jul.", 1.0, 2021),
-        _hit("a2", "Flight for Mum: BA 2490 LGW -> Malaga, 15 Jul.", 0.9, 2022),
-        _hit("a3", "Flight for Dad: BA 2490 LGW -> Malaga, 29 Jul.", 0.8, 2023),
-    ]
-    words = {f"a{i}": frozenset({"ba", "2490", "lgw"}) for i in (1, 2, 3)}
-    assert len(arrange(flights, 5, cosine=_far, answers=words)) == 3
-    allergies = [
-        _hit("a1", "I am allergic to peanuts.", 1.0, 2021),
-        _hit("a2", "Peanuts make my throat swell, allergic since I was a kid.", 0.9, 2022),
-        _hit("a3", "I am also allergic to shellfish, on top of peanuts.", 0.8, 2023),
-    ]
-    words = {f"a{i}": frozenset({"peanut"}) for i in (1, 2, 3)}
-    assert len(arrange(allergies, 5, cosine=_far, answers=words)) == 3
-    tickets = [
-        _hit("a1", "Ticket HC-900. Boiler cover: Greenstar 30i combi, fitted 2017.", 1.0, 2020),
-        _hit("a2", "Ticket HC-1010. No hot water. Greenstar 30i combi; valve replaced.", 0.9, 2021),
-        _hit("a3", "Ticket HC-1188. Service done on the Greenstar 30i combi.", 0.8, 2022),
-    ]
-    words = {f"a{i}": frozenset({"greenstar", "30i", "combi"}) for i in (1, 2, 3)}
-    assert len(arrange(tickets, 5, cosine=_far, answers=words)) == 2
+@pytest.mark.parametrize(
+    ("texts", "words", "shown"),
+    [
+        (  # a date against a date where the words are said: three flights
+            [
+                "Flight: BA 2490 LGW -> Malaga, 1 Jul.",
+                "Flight for Mum: BA 2490 LGW -> Malaga, 15 Jul.",
+                "Flight for Dad: BA 2490 LGW -> Malaga, 29 Jul.",
+            ],
+            {"ba", "2490", "lgw"},
+            3,
+        ),
+        (  # "also": one more allergy
+            [
+                "I am allergic to peanuts.",
+                "Peanuts make my throat swell, allergic since I was a kid.",
+                "I am also allergic to shellfish, on top of peanuts.",
+            ],
+            {"peanut"},
+            3,
+        ),
+        (  # a ticket's own number is not a value against another ticket's
+            [
+                "Ticket HC-900. Boiler cover: Greenstar 30i combi, fitted 2017.",
+                "Ticket HC-1010. No hot water. Greenstar 30i combi; valve replaced.",
+                "Ticket HC-1188. Service done on the Greenstar 30i combi.",
+            ],
+            {"greenstar", "30i", "combi"},
+            2,
+        ),
+    ],
+)
+def test_shared_words_do_not_make_one_answer_of_rival_values_or_additions(
+    texts: list[str], words: set[str], shown: int
+) -> None:
+    """A value against the other's where the words are said, or a note that adds one
+    ("also"), is another fact, shared words or not."""
+    hits = [_hit(f"a{i}", text, 1.0 - i / 10, 2020 + i) for i, text in enumerate(texts, 1)]
+    answers = {hit.record.id: frozenset(words) for hit in hits}
+    assert len(arrange(hits, 5, cosine=_far, answers=answers)) == shown

@@ -49,13 +49,7 @@ def test_a_restored_set_that_grows_answers_as_one_built_whole(
     assert np.array_equal(restored.rows(docs), whole.rows(docs))
     query = _unit(rng, 1, dim)[0]
     for centre in (False, True):
-        got, got_scored, got_plain = restored.scores(query, centre=centre)
-        want, want_scored, want_plain = whole.scores(query, centre=centre)
-        both = got_scored & want_scored  # two graphs built apart may pick a few apart
-        assert ann or np.array_equal(got_scored, want_scored)
-        assert both.sum() >= 0.9 * want_scored.sum()
-        assert np.allclose(got[both], want[both], atol=1e-5)
-        assert np.allclose(got_plain[both], want_plain[both], atol=1e-5)
+        _assert_same_scores(restored, whole, query, centre=centre, exact=not ann)
         picked = np.asarray([1, first - 2, first + 10], dtype=np.int64)
         for a, b in zip(
             restored.scores_of(query, picked, centre=centre),
@@ -66,11 +60,7 @@ def test_a_restored_set_that_grows_answers_as_one_built_whole(
     mask = np.ones(first + later, bool)
     mask[first + 1] = False  # the caller's mask counts too
     for window in (20, 150, 10_000):  # within the added rows, across both parts, all
-        got_near = restored.nearest_recent(np.stack([query]), 5, window=window, mask=mask)
-        want_near = whole.nearest_recent(np.stack([query]), 5, window=window, mask=mask)
-        mine, theirs = sorted(got_near[0]), sorted(want_near[0])
-        assert [doc for doc, _ in mine] == [doc for doc, _ in theirs]
-        assert [value for _, value in mine] == pytest.approx([value for _, value in theirs])
+        _assert_same_neighbours(restored, whole, query, window=window, mask=mask)
     for keep in (np.ones(first + later, bool), mask):  # every row, or some left out
         mine, theirs = restored.export(keep), whole.export(keep)
         assert mine.keys() == theirs.keys()
@@ -82,6 +72,28 @@ def _stacked(array: np.ndarray | list[Part]) -> np.ndarray:
     if not isinstance(array, list):
         return array
     return np.concatenate([part.whole() if isinstance(part, Blocks) else part for part in array])
+
+
+def _assert_same_scores(
+    got_set: VectorSet, want_set: VectorSet, query: np.ndarray, *, centre: bool, exact: bool
+) -> None:
+    """`scores` agree; two graphs built apart may pick a few candidates apart."""
+    got, got_scored, got_plain = got_set.scores(query, centre=centre)
+    want, want_scored, want_plain = want_set.scores(query, centre=centre)
+    both = got_scored & want_scored
+    assert not exact or np.array_equal(got_scored, want_scored)
+    assert both.sum() >= 0.9 * want_scored.sum()
+    assert np.allclose(got[both], want[both], atol=1e-5)
+    assert np.allclose(got_plain[both], want_plain[both], atol=1e-5)
+
+
+def _assert_same_neighbours(
+    got_set: VectorSet, want_set: VectorSet, query: np.ndarray, *, window: int, mask: np.ndarray
+) -> None:
+    got = sorted(got_set.nearest_recent(np.stack([query]), 5, window=window, mask=mask)[0])
+    want = sorted(want_set.nearest_recent(np.stack([query]), 5, window=window, mask=mask)[0])
+    assert [doc for doc, _ in got] == [doc for doc, _ in want]
+    assert [value for _, value in got] == pytest.approx([value for _, value in want])
 
 
 def _mapped_rows(rows: np.ndarray) -> MappedRows:
@@ -125,19 +137,10 @@ def test_a_set_past_its_threshold_keeps_its_rows_in_a_file_and_answers_the_same(
     assert np.array_equal(filed.rows(docs), held.rows(docs))
     query = _unit(rng, 1, dim)[0]
     for centre in (False, True):
-        got, got_scored, got_plain = filed.scores(query, centre=centre)
-        want, want_scored, want_plain = held.scores(query, centre=centre)
-        both = got_scored & want_scored  # two graphs built apart may pick a few apart
-        assert both.sum() >= 0.9 * want_scored.sum()
-        assert np.allclose(got[both], want[both], atol=1e-5)
-        assert np.allclose(got_plain[both], want_plain[both], atol=1e-5)
+        _assert_same_scores(filed, held, query, centre=centre, exact=False)
     mask = np.ones(count, bool)
     for window in (10, 100, 10_000):  # in memory, across the file and memory, all
-        got_near = filed.nearest_recent(np.stack([query]), 5, window=window, mask=mask)
-        want_near = held.nearest_recent(np.stack([query]), 5, window=window, mask=mask)
-        mine, theirs = sorted(got_near[0]), sorted(want_near[0])
-        assert [doc for doc, _ in mine] == [doc for doc, _ in theirs]
-        assert [value for _, value in mine] == pytest.approx([value for _, value in theirs])
+        _assert_same_neighbours(filed, held, query, window=window, mask=mask)
     keep = np.ones(count, bool)
     keep[[5, 200]] = False
     for kept in (np.ones(count, bool), keep):

@@ -252,9 +252,8 @@ class IndexKeeper:
             self._pool[1].shutdown(wait=True, cancel_futures=True)
             self._pool = None
         with self._lock:
-            for (scope, collection), index in list(self._indexes.items()):
-                if self._snapshots is None:
-                    break
+            saving = self._indexes.items() if self._snapshots is not None else ()
+            for (scope, collection), index in list(saving):
                 try:  # with this process's last writes (never a rebuild here)
                     self._follow(scope, collection, index, self.store.revision(scope, collection))
                 except _TooLargeError:

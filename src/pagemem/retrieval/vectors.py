@@ -197,7 +197,7 @@ class VectorSet:
         if mapped is None:
             parts = stored if isinstance(stored, list) else [stored]
             whole = [part.whole() if isinstance(part, Blocks) else part for part in parts]
-            rows = np.asarray(whole[0] if len(whole) == 1 else np.concatenate(whole), np.float32)
+            rows = np.concatenate(whole).astype(np.float32, copy=False)
         else:
             rows = mapped.array
         present = np.asarray(arrays["vectors_present"], dtype=bool)
