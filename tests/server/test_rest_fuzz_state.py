@@ -11,12 +11,15 @@ test_rest_schema.py)."""
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 from starlette.testclient import TestClient
@@ -27,6 +30,16 @@ from pagemem.server.rest import create_app
 _FOLDER = tempfile.mkdtemp(prefix="pagemem-rest-fuzz-")
 _MEMORY = Memory(Path(_FOLDER) / "m.db", embedder=None)
 _APP = create_app(_MEMORY)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _remove_folder() -> Iterator[None]:
+    """The module's memory lives in a folder of its own: gone when its tests are."""
+    yield
+    _MEMORY.close()
+    shutil.rmtree(_FOLDER, ignore_errors=True)
+
+
 _RUNS = iter(range(10**9))
 
 ODD = ["\ud800", "\x00", "\u2028", "\ufeff", "\U0001f600", "\u0301", "\u202e", "/", "%", "?"]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 
@@ -17,6 +20,14 @@ _FOLDER = tempfile.mkdtemp(prefix="pagemem-schema-")
 _MEMORY = Memory(Path(_FOLDER) / "m.db", embedder=None)
 _KEY = _MEMORY.issue_api_key("acme")
 _MEMORY.scope("acme", "priya").archive.insert("Priya's dog is Miso")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _remove_folder() -> Iterator[None]:
+    """The module's memory lives in a folder of its own: gone when its tests are."""
+    yield
+    _MEMORY.close()
+    shutil.rmtree(_FOLDER, ignore_errors=True)
 
 
 class _Echo:
