@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pagemem.consolidate.relation import relate, stops_a_value
+from pagemem.consolidate.relation import relate, stops_a_value, subjects_agree
 from pagemem.consolidate.statement import read
 
 
@@ -76,3 +76,24 @@ def test_a_blood_type_chain_changes_at_every_link() -> None:
     first, second, third = (read(f"Dad's blood type: {v}.") for v in ("A+", "A-", "AB-"))
     assert relate(first, second, 0.95).kind == "change"
     assert relate(second, third, 0.95).kind == "change"
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "Sad news for our little group: the Rook & Pawn shut, so we meet at the Cider Press.",
+        "Marion announced tonight that from next week we rehearse on Thursdays.",
+    ],
+)
+def test_a_first_word_never_marked_as_a_name_may_still_be_about_the_user(note: str) -> None:
+    """ "Sad news ...", "Marion announced that we ...": the word that acts first is read
+    as the subject, but nothing marks it as a name, so it does not rule out the user."""
+    mine = read("I run a board game group; we meet at the Rook & Pawn on Sundays.")
+    assert subjects_agree(read(note), mine)
+
+
+def test_two_people_or_a_marked_name_still_keep_subjects_apart() -> None:
+    mine = read("I live at 14 Harbour Street.")
+    assert not subjects_agree(read("Maya lives at 9 Orchard Close."), read("Priya lives there."))
+    assert not subjects_agree(read("Maya's flat is at 9 Orchard Close."), mine)
+    assert not subjects_agree(read("My sister lives at 9 Orchard Close."), mine)

@@ -65,9 +65,18 @@ def subjects_agree(a: Statement, b: Statement) -> bool:
     mobile" and "Tomasz switched carriers")."""
     if not a.subjects or not b.subjects or a.subjects & b.subjects:
         return True
+    if (_unsure(a) and "user" in b.subjects) or (_unsure(b) and "user" in a.subjects):
+        return True
     if any(":" in s for s in a.subjects | b.subjects):
         return False
     return bool(a.subjects & b.values or b.subjects & a.values)
+
+
+def _unsure(statement: Statement) -> bool:
+    """Is the subject only a first word that acts ("Sad news for our group", "Marion
+    announced that we ..."), never marked as a name? Then it may not be who it is about."""
+    (subject, *rest) = statement.subjects
+    return not rest and subject != "user" and ":" not in subject and subject not in statement.values
 
 
 def swapped_word(old: Statement, new: Statement) -> bool:

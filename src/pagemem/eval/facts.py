@@ -16,7 +16,10 @@ pets, food, travel, family; and, by an author who saw neither the rules nor the 
 sets, voice transcripts, bullet notes, text messages, diaries, CRM records and
 non-native English about sport, gardening, school, medicine, bills, music, documents,
 vehicles, work tools and neighbours; and, by a third, meeting minutes, support tickets,
-social posts, letters, shorthand and an assistant's notes) and `test` (corrections,
+social posts, letters, shorthand and an assistant's notes; and, by two more, group chats,
+calendar entries, dictation to a voice assistant, forum posts, clinic and landlord
+records and journals, then voicemail transcripts, to-do lists, newsletters, app
+notifications, hobby logs and machine-translated notes) and `test` (corrections,
 long-winded notes and assistant logs about health, schedules, vehicles, hobbies,
 subscriptions and settings; key-value notes, emails and mixed-person notes about money,
 courses, projects, households, friends and shopping), each family of `test` by another
