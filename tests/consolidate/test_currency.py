@@ -118,3 +118,32 @@ def test_shared_words_do_not_make_one_answer_of_rival_values_or_additions(
     hits = [_hit(f"a{i}", text, 1.0 - i / 10, 2020 + i) for i, text in enumerate(texts, 1)]
     answers = {hit.record.id: frozenset(words) for hit in hits}
     assert len(arrange(hits, 5, cosine=_far, answers=answers)) == shown
+
+
+def test_facts_that_answer_with_the_same_words_and_rival_values_read_newest_first() -> None:
+    """The words only these two notes say ("hall", "rehearse") carry a day in each: the
+    same answer, changed. The newer goes first, unmarked, even far apart in meaning and
+    far down the ranking."""
+    old = "Went to my first choir rehearsal tonight, Wednesdays at 7:30 in the church hall."
+    new = "Marion announced that the hall is let midweek, so we rehearse on Thursdays."
+    hits = [_hit("a1", old, 1.0, 2023), _hit("a2", OTHER, 0.5, 2023), _hit("a3", new, 0.1, 2024)]
+    assert [h.record.id for h in arrange(hits, 5, cosine=_far)] == ["a1", "a2", "a3"]
+    answers = {"a1": frozenset({"hall", "rehears"}), "a3": frozenset({"hall", "rehears"})}
+    shown = arrange(hits, 5, cosine=_far, answers=answers)
+    assert [h.record.id for h in shown] == ["a3", "a2", "a1"]
+    assert not any(h.flags for h in shown)
+
+
+def test_the_same_answer_words_with_an_addition_or_another_subject_keep_their_places() -> None:
+    old = "Went to my first choir rehearsal tonight, Wednesdays at 7:30 in the church hall."
+    also = "We also rehearse on Thursdays in the hall before concerts."
+    sister = "My sister's choir rehearses on Thursdays in the same hall."
+    answers = {i: frozenset({"hall", "rehears"}) for i in ("a1", "a3")}
+    for text in (also, sister):
+        hits = [
+            _hit("a1", old, 1.0, 2023),
+            _hit("a2", OTHER, 0.5, 2023),
+            _hit("a3", text, 0.1, 2024),
+        ]
+        shown = arrange(hits, 5, cosine=_far, answers=answers)
+        assert [h.record.id for h in shown] == ["a1", "a2", "a3"]

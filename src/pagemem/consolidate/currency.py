@@ -13,7 +13,8 @@ its own hits again. Among the facts it found:
   even when no rule saw a change between them: the newer goes first, unmarked (a
   change phrased in a way nothing recognised still reads newest first); so do facts
   the question finds about as well that hold rival values of the same kind, however
-  far apart they are in meaning (a house move told as a story);
+  far apart they are in meaning (a house move told as a story), and facts that answer
+  with the same words, words no other note says, each with a rival value there;
 - one fact said many ways fills at most two places: further notes that say it
   again (close in meaning, no value against each other) are left out, like a
   restatement (they stay stored, and findable by what they add).
@@ -108,7 +109,9 @@ def arrange(
         if record is not None and record.id not in seen and _valid(record, as_of):
             kept.append(Hit(record, hit.score, record.flags, f"newer value of {hit.record.id}"))
             seen.add(record.id)
-    return _spread(_order(kept, newer or {}, similarity), similarity, answers or {})[:k]
+    return _spread(_order(kept, newer or {}, similarity, answers or {}), similarity, answers or {})[
+        :k
+    ]
 
 
 def _folds(better: Record, other: Record, cosine: Cosine) -> bool:
@@ -147,7 +150,12 @@ def _valid(record: Record, as_of: datetime | None) -> bool:
     return record.valid_at(as_of) if as_of is not None else record.expired_at is None
 
 
-def _order(hits: list[Hit], newer: Mapping[str, Record], cosine: Cosine) -> list[Hit]:
+def _order(
+    hits: list[Hit],
+    newer: Mapping[str, Record],
+    cosine: Cosine,
+    answers: Mapping[str, frozenset[str]],
+) -> list[Hit]:
     """Facts that answer the same question take the places their group holds, newest
     first; where the rules or a link say two compete, the older is marked with the id
     of the newest it competes with."""
@@ -173,8 +181,10 @@ def _order(hits: list[Hit], newer: Mapping[str, Record], cosine: Cosine) -> list
             ):
                 competing.join(i, j)
                 near.join(i, j)
-            elif (similarity is not None and _near(read(old.text), read(new.text), similarity)) or (
-                _both_answer(hits[i], hits[j], top) and _rival_values(old, new)
+            elif (
+                (similarity is not None and _near(read(old.text), read(new.text), similarity))
+                or (_both_answer(hits[i], hits[j], top) and _rival_values(old, new))
+                or _rival_answers(old, new, answers)
             ):
                 near.join(i, j)
     newest_of = {
@@ -204,6 +214,20 @@ def _rival_values(a: Record, b: Record) -> bool:
     """About the same subject, each with a value of a kind the other holds another of."""
     x, y = read(a.text), read(b.text)
     return subjects_agree(x, y) and conflict(x, y)
+
+
+def _rival_answers(a: Record, b: Record, answers: Mapping[str, frozenset[str]]) -> bool:
+    """Do two facts answer with the same words (words no other note says), about the
+    same subject, each with a value there of a kind the other says another of? The
+    same answer, changed ("rehearsal ... Wednesdays, in the church hall" and "the hall
+    is let midweek, so we rehearse on Thursdays")."""
+    said = _said_alike(a, b, answers)
+    if said is None:
+        return False
+    x, y = said
+    if x.addition or y.addition or not subjects_agree(x, y):
+        return False
+    return _rivals(x, y)
 
 
 def _siblings(a: Record, b: Record) -> bool:
@@ -305,19 +329,34 @@ def _same_answer(a: Record, b: Record, answers: Mapping[str, frozenset[str]]) ->
     """Do two facts answer with the same words, words no other note says? Then they
     say one thing again, whatever else each holds (a letter's other news, a ticket's
     number), unless one adds to it ("also") or denies it."""
-    words = answers.get(a.id, frozenset()) & answers.get(b.id, frozenset())
-    if not words:
+    said = _said_alike(a, b, answers)
+    if said is None:
         return False
-    # what each says where it says those words: a letter's other news is not compared
-    x, y = _where_said(a.text, words), _where_said(b.text, words)
+    x, y = said
     if x.addition or y.addition or _denies(x, y):
         return False
     # a value against the other's (a date for a date, a name for a name) is another
-    # fact (a flight on the 1st, another on the 15th); a code is the note's own
-    # (a ticket's number), not the fact's
-    mine = {x.kinds[v] for v in x.values - y.content}  # a value the other never says
+    # fact (a flight on the 1st, another on the 15th)
+    return not _rivals(x, y)
+
+
+def _said_alike(
+    a: Record, b: Record, answers: Mapping[str, frozenset[str]]
+) -> tuple[Statement, Statement] | None:
+    """What each of two facts says where it says the answer words they share (a
+    letter's other news is not compared); None when they share none."""
+    words = answers.get(a.id, frozenset()) & answers.get(b.id, frozenset())
+    if not words:
+        return None
+    return _where_said(a.text, words), _where_said(b.text, words)
+
+
+def _rivals(x: Statement, y: Statement) -> bool:
+    """Does each hold a value the other never says, of a kind the other holds another
+    of? A code is the note's own (a ticket's number), not the fact's."""
+    mine = {x.kinds[v] for v in x.values - y.content}
     theirs = {y.kinds[v] for v in y.values - x.content}
-    return not (mine & theirs) - {"code"}
+    return bool((mine & theirs) - {"code"})
 
 
 def _where_said(text: str, words: frozenset[str]) -> Statement:
