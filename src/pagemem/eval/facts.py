@@ -19,7 +19,9 @@ vehicles, work tools and neighbours; and, by a third, meeting minutes, support t
 social posts, letters, shorthand and an assistant's notes; and, by two more, group chats,
 calendar entries, dictation to a voice assistant, forum posts, clinic and landlord
 records and journals, then voicemail transcripts, to-do lists, newsletters, app
-notifications, hobby logs and machine-translated notes) and `test` (corrections,
+notifications, hobby logs and machine-translated notes, then screenshots, sticky notes,
+school portal messages, interview transcripts, cooking notes and itineraries) and
+`test` (corrections,
 long-winded notes and assistant logs about health, schedules, vehicles, hobbies,
 subscriptions and settings; key-value notes, emails and mixed-person notes about money,
 courses, projects, households, friends and shopping), each family of `test` by another
