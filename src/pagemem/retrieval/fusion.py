@@ -47,7 +47,7 @@ def top(values: FloatArray, k: int) -> list[int]:
         # sixteenth of the array or less instead of all of it (argpartition is ~10 ns a
         # value).
         sample = values[::stride]
-        floor = np.partition(sample, len(sample) - k)[len(sample) - k]
+        floor = -np.partition(-sample, k - 1)[k - 1]  # near the start: see candidates
         rows = np.flatnonzero(values >= floor)
         values = values[rows]
     head = np.argpartition(-values, k - 1)[:k]
