@@ -193,3 +193,22 @@ def test_a_process_that_built_a_graph_can_still_load_the_model() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "(1, 384)"
+
+
+def test_mapped_rows_are_read_from_the_file_in_any_order() -> None:
+    """Scattered rows, runs, repeats and reversed runs come back as the rows themselves
+    (read with pread, not through the mapping); a row past the end is an error."""
+    rows = np.random.default_rng(3).standard_normal((300, 8)).astype(np.float32)
+    mapped = _mapped_rows(rows)
+    for docs in ([5], [0, 1, 2, 3], [299, 7, 8, 9, 150, 150, 2], [9, 8, 7], []):
+        picked = np.asarray(docs, dtype=np.int64)
+        assert np.array_equal(mapped.take(picked), rows[picked])
+    assert np.array_equal(mapped.head(10).take(np.arange(10)), rows[:10])
+    for bad in ([300], [-1], [0, 10_000]):
+        with pytest.raises(IndexError):
+            mapped.take(np.asarray(bad, dtype=np.int64))
+    with pytest.raises(IndexError):
+        mapped.head(10).take(np.asarray([10], dtype=np.int64))
+    assert np.array_equal(
+        mapped.take(np.asarray([7, 3], dtype=np.int64), resident=True), rows[[7, 3]]
+    )

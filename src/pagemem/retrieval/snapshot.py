@@ -228,7 +228,7 @@ def _mapped(path: Path) -> dict[str, Any]:
             order: Literal["C", "F"] = "F" if fortran else "C"
             name = info.filename[:-4]
             if name == "vectors" and dtype == np.float32 and len(shape) == 2 and not fortran:
-                out[name] = MappedRows(mapping, handle.tell(), shape[0], shape[1])
+                out[name] = MappedRows(mapping, handle.tell(), shape[0], shape[1], handle.fileno())
             elif size:
                 count = int(np.prod(shape, dtype=np.int64))
                 flat = np.frombuffer(mapping, dtype, count, handle.tell())

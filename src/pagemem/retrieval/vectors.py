@@ -155,9 +155,8 @@ class VectorSet:
             return picked
         out = np.empty((len(docs), self.dim), dtype=np.float32)
         based = docs < self._at
-        # without the graph every search reads every row: giving pages back would only
-        # make the next one read them in again
-        out[based] = self._base.take(docs[based], release=self._ann is not None)
+        # without the graph every search reads every row: its pages stay resident
+        out[based] = self._base.take(docs[based], resident=self._ann is None)
         out[~based] = self._rows[docs[~based] - self._at]
         return out
 
