@@ -34,14 +34,19 @@ def served(db_target: str) -> Iterator[tuple[str, Memory]]:
     memory = Memory(db_target, embedder=None)
     base, server, thread = start(create_app(memory, max_body=64_000))
     yield base, memory
-    while _OPEN:
-        _OPEN.pop().close()
+    close_clients()
     server.should_exit = True
     thread.join(5)
     memory.close()
 
 
 _OPEN: list[httpx.Client] = []
+
+
+def close_clients() -> None:
+    """Close every client `client` made (their sockets were left for the collector)."""
+    while _OPEN:
+        _OPEN.pop().close()
 
 
 def client(base: str, key: str | None) -> httpx.Client:

@@ -13,7 +13,7 @@ import pytest
 from pagemem import Memory
 from pagemem.server.rest import create_app
 from tests.llm_endpoint import Endpoint
-from tests.server.test_rest import client, start
+from tests.server.test_rest import client, close_clients, start
 
 
 @pytest.fixture
@@ -22,6 +22,7 @@ def api(tmp_path: Path) -> Iterator[tuple[httpx.Client, Memory, str]]:
     key = memory.issue_api_key("acme")
     base, server, thread = start(create_app(memory, max_body=64_000))
     yield client(base, key), memory, base
+    close_clients()
     server.should_exit = True
     thread.join(5)
     memory.close()
