@@ -359,7 +359,7 @@ def test_a_notes_vector_is_written_in_the_same_transaction(
 ) -> None:
     """The vector made for the candidate lookup goes in with the note: one commit, and
     nothing left to store after it (a second write would be refused here)."""
-    from pagemem.bench import _SyntheticEmbedder
+    from pagemem.bench.scale import _SyntheticEmbedder
 
     target: str | Path = tmp_path / "memory.db"
     if backend == "postgres":
