@@ -20,8 +20,9 @@ social posts, letters, shorthand and an assistant's notes; and, by two more, gro
 calendar entries, dictation to a voice assistant, forum posts, clinic and landlord
 records and journals, then voicemail transcripts, to-do lists, newsletters, app
 notifications, hobby logs and machine-translated notes, then screenshots, sticky notes,
-school portal messages, interview transcripts, cooking notes and itineraries) and
-`test` (corrections,
+school portal messages, interview transcripts, cooking notes and itineraries, then
+support chats, bullet journals, hospital letters, club bulletins, letting agents' notes
+and typo-ridden texts to self) and `test` (corrections,
 long-winded notes and assistant logs about health, schedules, vehicles, hobbies,
 subscriptions and settings; key-value notes, emails and mixed-person notes about money,
 courses, projects, households, friends and shopping), each family of `test` by another
