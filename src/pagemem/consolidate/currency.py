@@ -109,7 +109,8 @@ def arrange(
         if record is not None and record.id not in seen and _valid(record, as_of):
             kept.append(Hit(record, hit.score, record.flags, f"newer value of {hit.record.id}"))
             seen.add(record.id)
-    return _spread(_order(kept, newer or {}, similarity, answers or {}), similarity, answers or {})[
+    answer_words = answers or {}
+    return _spread(_order(kept, newer or {}, similarity, answer_words), similarity, answer_words)[
         :k
     ]
 

@@ -75,8 +75,10 @@ def subjects_agree(a: Statement, b: Statement) -> bool:
 def _unsure(statement: Statement) -> bool:
     """Is the subject only a first word that acts ("Sad news for our group", "Marion
     announced that we ..."), never marked as a name? Then it may not be who it is about."""
-    (subject, *rest) = statement.subjects
-    return not rest and subject != "user" and ":" not in subject and subject not in statement.values
+    if len(statement.subjects) != 1:
+        return False
+    (subject,) = statement.subjects
+    return subject != "user" and ":" not in subject and subject not in statement.values
 
 
 def swapped_word(old: Statement, new: Statement) -> bool:
