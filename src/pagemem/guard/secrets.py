@@ -8,7 +8,10 @@ Provider formats are matched by pattern: detect-secrets, the obvious library,
 reports values without their positions and truncates some of them (a GitHub
 token comes back as "ghp", a JWT without its signature), so redacting by its
 findings would leave secrets behind. Card numbers and IBANs are confirmed with
-python-stdnum's Luhn and IBAN checks, so order numbers and phone numbers stay.
+python-stdnum's Luhn and IBAN checks, so order numbers and phone numbers stay; a card
+number must also start and run as a card network's do (ISO/IEC 7812 issuer ranges), since
+one number in ten passes Luhn by chance: a pet's microchip (15 digits from 900) or an
+IMEI (15 digits from 35) is not a card.
 """
 
 from __future__ import annotations
@@ -75,6 +78,26 @@ _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b")
 
 KINDS: tuple[str, ...] = (*(kind for kind, _ in _PATTERNS), "credit_card", "iban")
 
+# Issuer prefixes of the card networks and the lengths their numbers run to: UATP (1),
+# Mastercard and Mir (2), American Express (34, 37; 15 digits), Diners and JCB (3), Visa
+# (4), Maestro, Discover, UnionPay and RuPay (5, 6), UnionPay and RuPay (81, 82), UzCard
+# (8600), Troy (9792) and Humo (9860). A prefix listed longer wins over its first digit.
+_CARD_LENGTHS: dict[str, range | tuple[int, ...]] = {
+    "1": (15,),
+    "2": range(16, 20),
+    "3": range(14, 20),
+    "34": (15,),
+    "37": (15,),
+    "4": (13, 16, 19),
+    "5": range(12, 20),
+    "6": range(12, 20),
+    "81": range(16, 20),
+    "82": range(16, 20),
+    "8600": (16,),
+    "9792": (16,),
+    "9860": (16,),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Redacted:
@@ -107,7 +130,7 @@ def redact(text: str) -> Redacted:
                 spans.append((start, end, kind))
     for found in _CARD.finditer(text):
         digits = re.sub(r"[ -]", "", found.group(0))
-        if 13 <= len(digits) <= 19 and luhn.is_valid(digits) and free(*found.span()):
+        if _card_shaped(digits) and luhn.is_valid(digits) and free(*found.span()):
             spans.append((*found.span(), "credit_card"))
     for found in _IBAN.finditer(text):
         if stdnum_iban.is_valid(found.group(0)) and free(*found.span()):
@@ -121,3 +144,12 @@ def redact(text: str) -> Redacted:
         last = end
     pieces.append(text[last:])
     return Redacted("".join(pieces), tuple(kind for _, _, kind in spans))
+
+
+def _card_shaped(digits: str) -> bool:
+    """Does the number start and run as some card network's numbers do?"""
+    for size in (4, 2, 1):
+        lengths = _CARD_LENGTHS.get(digits[:size])
+        if lengths is not None:
+            return len(digits) in lengths
+    return False
