@@ -36,7 +36,8 @@ def test_facts_a_question_finds_about_as_well_with_rival_values_read_newest_firs
 
 
 def test_a_fact_the_question_barely_finds_keeps_its_place() -> None:
-    hits = [_hit("a1", OLD, 1.0, 2022), _hit("a2", OTHER, 0.9, 2022), _hit("a3", NEW, 0.4, 2023)]
+    """Under ANSWERS (0.3) of the best fact's score, a rival value is not an answer."""
+    hits = [_hit("a1", OLD, 1.0, 2022), _hit("a2", OTHER, 0.9, 2022), _hit("a3", NEW, 0.25, 2023)]
     assert [h.record.id for h in arrange(hits, 5, cosine=_far)] == ["a1", "a2", "a3"]
 
 

@@ -97,3 +97,19 @@ def test_two_people_or_a_marked_name_still_keep_subjects_apart() -> None:
     assert not subjects_agree(read("Maya lives at 9 Orchard Close."), read("Priya lives there."))
     assert not subjects_agree(read("Maya's flat is at 9 Orchard Close."), mine)
     assert not subjects_agree(read("My sister lives at 9 Orchard Close."), mine)
+
+
+def test_a_role_named_in_apposition_is_the_person_named() -> None:
+    """ "My wife Hana works nights" is about Hana: a later "Hana's on earlies" competes."""
+    wife = read("My wife Hana works night shifts at the sorting centre, 10pm to 6am.")
+    assert {"user:wife", "hana"} <= wife.subjects
+    assert subjects_agree(wife, read("Hana's on earlies, finishes at 2."))
+    assert not subjects_agree(wife, read("Priya's on earlies, finishes at 2."))
+
+
+def test_in_a_note_about_the_user_their_role_is_the_users() -> None:
+    """An assistant's summary ("User mentioned their dad ...") speaks of the user's dad."""
+    summary = read("User mentioned their dad settled into Elmhurst assisted living.")
+    assert "user:dad" in summary.subjects
+    assert subjects_agree(summary, read("My dad lives on his own in Tressel Gardens."))
+    assert not subjects_agree(summary, read("My sister lives in Tressel Gardens."))

@@ -425,22 +425,28 @@ def _subjects(tokens: list[_Token]) -> set[str]:
     the start of a sentence that acts ("Maya works ..."), or the user ("I", "my")."""
     words = [t for t in tokens if t.kind != "end"]
     found: set[str] = set()
+    # an assistant's note about the user ("User said their dad ..."): their, his and her
+    # are the user's
+    summary = bool(words) and words[0].low == "user"
     # a role names the subject only at the start ("My sister ...", "Zoe's boss ..."),
     # not as an object ("lives in Seville with his parents")
     for i, token in enumerate(words[:3]):
         nxt = words[i + 1] if i + 1 < len(words) else None
         owner: str | None = None
         if token.low in _OWNERS:
-            owner = _OWNERS[token.low]
+            owner = "user" if summary else _OWNERS[token.low]
         elif nxt is not None and nxt.low == "'s" and token.raw[:1].isupper():
             owner = _STEM(token.low)
         if owner is None:
             continue
         start = i + (2 if nxt is not None and nxt.low == "'s" else 1)
         role_found = False
-        for role in words[start : start + 3]:
+        for at, role in enumerate(words[start : start + 3], start):
             if role.low in _ROLES:
                 found.add(f"{owner}:{_STEM(role.low)}")
+                named = words[at + 1] if at + 1 < len(words) else None
+                if named is not None and _is_name(words, at + 1):
+                    found.add(_STEM(named.low))  # "my wife Hana": Hana is who it is about
                 role_found = True
                 break
             if role.low in STOP_WORDS:

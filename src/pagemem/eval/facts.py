@@ -22,7 +22,9 @@ records and journals, then voicemail transcripts, to-do lists, newsletters, app
 notifications, hobby logs and machine-translated notes, then screenshots, sticky notes,
 school portal messages, interview transcripts, cooking notes and itineraries, then
 support chats, bullet journals, hospital letters, club bulletins, letting agents' notes
-and typo-ridden texts to self) and `test` (corrections,
+and typo-ridden texts to self; and three sets by authors asked to make them hard for
+rules: changes told as a delta, an event, a pronoun or in passing, and look-alikes that
+read like updates) and `test` (corrections,
 long-winded notes and assistant logs about health, schedules, vehicles, hobbies,
 subscriptions and settings; key-value notes, emails and mixed-person notes about money,
 courses, projects, households, friends and shopping), each family of `test` by another
