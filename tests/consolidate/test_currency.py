@@ -36,9 +36,21 @@ def test_facts_a_question_finds_about_as_well_with_rival_values_read_newest_firs
 
 
 def test_a_fact_the_question_barely_finds_keeps_its_place() -> None:
-    """Under ANSWERS (0.3) of the best fact's score, a rival value is not an answer."""
+    """Under SHORT_ANSWERS (0.3) of the best fact's score, a rival value is no answer."""
     hits = [_hit("a1", OLD, 1.0, 2022), _hit("a2", OTHER, 0.9, 2022), _hit("a3", NEW, 0.25, 2023)]
     assert [h.record.id for h in arrange(hits, 5, cosine=_far)] == ["a1", "a2", "a3"]
+
+
+def test_documents_need_the_question_to_find_them_about_as_well() -> None:
+    """Two emails with other numbers are not one fact changed: between documents (more
+    than two sentences) the newer goes first only at ANSWERS (0.5) of the best score."""
+    old = f"{OLD} The boiler was fixed in May. The deposit was 900."
+    new = f"{NEW} The removal van cost 400. The keys came on Friday."
+    hits = [_hit("a1", old, 1.0, 2022), _hit("a2", OTHER, 0.9, 2022), _hit("a3", new, 0.4, 2023)]
+    assert [h.record.id for h in arrange(hits, 5, cosine=_far)] == ["a1", "a2", "a3"]
+    hits[2] = _hit("a3", NEW, 0.4, 2023)  # short notes: 0.4 is about as well
+    hits[0] = _hit("a1", OLD, 1.0, 2022)
+    assert [h.record.id for h in arrange(hits, 5, cosine=_far)] == ["a3", "a2", "a1"]
 
 
 def test_rival_values_of_different_subjects_keep_their_places() -> None:
