@@ -111,6 +111,10 @@ LOOK_ALIKES = [
     "The Rijksmuseum is open daily from 9:00 to 17:00.",
     "Flight BA117 LHR-JFK | Scheduled 08:25 | Gate B42",
     "HTML comments like <!-- TODO: replace logo --> are not displayed by the browser.",
+    "Thank you for your application for the Assistant Professor position in Biology.",
+    "Do not call the store line on Sundays - ask for the Assistant Manager's cell instead.",
+    "Submissions flagged for AI-generated content will be reviewed under the policy.",
+    '{"title": "Lemon Chicken", "instructions": ["Preheat the oven to 200C.", "Roast 35 min."]}',
 ]
 
 

@@ -78,11 +78,16 @@ def _split_top(pattern: str) -> list[str]:
     return pieces
 
 
+# After "assistant": a job title ("Assistant Professor", "the Assistant Manager's cell"),
+# not a model; after "AI" a hyphen: a word about something else ("AI-generated content").
+_TITLE = r"(?! manager| director| professor| coach| editor| to the)"
+_COMPOUND = r"(?!-\w)"
+
 # Who an injection talks to: the model reading the text.
 AI_READER = [
     r"(?-i:\bA\.?I\b\.?)(?:[- ](?:assistants?|models?|agents?|systems?|tools?|"
     r"chatbots?|schedulers?|reviewers?|helpers?|summari[sz]ers?|scanners?))?",
-    r"\bassistants?\b(?! manager| director| professor| coach| editor| to the)",
+    rf"\bassistants?\b{_TITLE}",
     r"\b(?:chat)?bots?\b",
     r"\bLLMs?\b",
     r"\blanguage models?\b",
@@ -142,7 +147,7 @@ IF_AI = [
     r"\b(?:note|message|instructions?|notice|memo|P\.?S\.?)\s+(?:to|for)\s+(?:the\s+|any\s+|"
     r"all\s+)?"
     r"(?:AI|assistant|LLM|model|bot|agent)s?",
-    r"\bfor (?:the )?(?:AI|assistant|bot|LLM)s?\b",
+    rf"\bfor (?:the )?(?:AI|assistant|bot|LLM)s?\b{_TITLE}{_COMPOUND}",
     r"\bnote\s*\(\s*for\b",
     r"\b(?:whichever|whatever|any|every) (?:\w+ )?(?:assistant|AI|model|tool|bot|agent|system|"
     r"service)s? (?:\w+ ){0,2}?(?:reads?|reading|sees|processes|sorts|summari[sz]es|handles|opens|"
@@ -150,7 +155,8 @@ IF_AI = [
     r"\b(?:when|while) (?:summari[sz]ing|explaining|processing|reading) this (?:page|file|email|"
     r"document|article|post)|\bal resumir esta página|\bao resumir\b|\ben résumant cette page|"
     r"\bbeim Zusammenfassen\b|\bnel riassumere\b|\bquando riassumi\b",
-    r"\b(?:to|for) (?:any|every|all|automated|the) (?:AI|assistant|LLM|language model|bot|agent)",
+    r"\b(?:to|for) (?:any|every|all|automated|the) (?:AI|assistant|LLM|language model|bot|agent)"
+    rf"{_TITLE}{_COMPOUND}",
     r"\bif you(?:'re| are| happen to be) (?:an? )?(?:AI|assistant|LLM|language model|bot|"
     r"automated)",
     r"\b(?:dear|hey|hello|hi|oh) (?:the )?(?:AI|assistant|LLM|language model|model|bot|agent)",
@@ -346,7 +352,7 @@ SYSTEM_TAG = [
     r"\b(?:message système|mensaje del sistema|Systemnachricht|messaggio di sistema|"
     r"mensagem do sistema|systeembericht|komunikat systemowy)\b",
     r"\"role\"\s*:\s*\"(?:system|developer)\"|\"(?:memory_update|system_prompt|system_message|"
-    r"instructions?|next_action|assistant_task|agent_instructions?)\"\s*:",
+    r"next_action|assistant_task|agent_instructions?)\"\s*:",
 ]
 
 # Sending things out.
