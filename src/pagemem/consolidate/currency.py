@@ -30,6 +30,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
+from functools import lru_cache
 
 from pagemem.consolidate.relation import (
     CONFLICT_COSINE,
@@ -230,7 +231,12 @@ def _both_answer(a: Hit, b: Hit, top: float) -> bool:
 
 def _short(record: Record) -> bool:
     """A note of one or two sentences: a fact, not a document."""
-    return sum(1 for part in _SENTENCE.split(record.text) if part.strip()) <= SHORT_SENTENCES
+    return _sentences(record.text) <= SHORT_SENTENCES
+
+
+@lru_cache(maxsize=20_000)
+def _sentences(text: str) -> int:
+    return sum(1 for part in _SENTENCE.split(text) if part.strip())
 
 
 def _rival_values(a: Record, b: Record) -> bool:
