@@ -77,6 +77,9 @@ _DESTINATION = (
     r"(?:ce|este|questo|dieser?) (?:lien|enlace|link|adresse))"
 )
 
+# A JSON flag that turns the user's confirmation off ("confirm_with_user": false).
+_CONFIRM_OFF = r"\"\w*(?:confirm|conferma|confirma|bestätig)\w*\"\s*:\s*false\b"
+
 # Words that end a rule's life on their own ("... sin efecto", "... are void").
 _FINAL_VOID = [
     r"sin efecto|no longer (?:in force|valid)|void|nicht mehr (?:gültig|maßgeblich)|caduques?",
@@ -90,6 +93,8 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
         re.compile(
             rf"{alt(OVERRIDE_VERB)}{_GAP}{alt(PREVIOUS)}{_NEAR}{alt(INSTRUCTIONS)}|"
             rf"{alt(OVERRIDE_VERB)}{_NEAR}{alt(INSTRUCTIONS)}{_NEAR}{alt(PREVIOUS)}|"
+            # verb last, as Korean, Japanese, Turkish and Hindi put it
+            rf"{alt(PREVIOUS)}{_NEAR}{alt(INSTRUCTIONS)}{_NEAR}{alt(OVERRIDE_VERB)}|"
             rf"{alt(PREVIOUS)}{_NEAR}{alt(INSTRUCTIONS)}{_NEAR}{alt(VOID)}|"
             rf"{alt(INSTRUCTIONS)}{_NEAR}{alt(PREVIOUS)}{_NEAR}{alt(VOID)}|"
             rf"{alt(FROM_HERE)}{_GAP}{alt(VOID + OVERRIDE_VERB)}|"
@@ -118,11 +123,12 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
         0.55,
         re.compile(
             rf"{alt(IF_AI)}|"
-            rf"(?:^|[.!?;\n(\[—–>'\"«“‘]|[.!?]\s|\bP\.?S\.?)\s*[^.!?;:：\n]{{0,30}}?(?<!r/){_AI}"
-            r"(?:\s+(?:\w+ing|that|who|which|yang|que|qui|che|die|der|das|dat|som|który|która|"
-            r"который|которая|що)\b[^.!?;:：\n]{0,30}|"
-            r"\s+(?:de|of|for|di|von|van|da|do)\s+\S+(?:\s+\S+)?)?\s*(?:へ|に|님|에게)?"
+            rf"(?:^|[.!?;\n(\[\]—–>'\"«“‘]|[.!?]\s|\bP\.?S\.?)\s*[^.!?;:：\n]{{0,30}}?(?<!r/){_AI}"
+            r"(?:,?\s+(?:\w+ing|that|who|which|yang|que|qui|che|die|der|das|dat|som|który|która|"
+            r"который|которая|що|який|яка)\b[^.!?;:：,\n]{0,60}|"
+            r"\s+(?:de|of|for|di|von|van|da|do)\s+\S+(?:\s+\S+)?)?\s*(?:へ|に|님|에게|के लिए)?"
             r"\s*(?:[:：]|\s[—–-]\s)\s*\S|"
+            rf"{_AI}(?:さん)?へ[。、]|"
             rf"(?:^|[.!?;:\n(\[—–\->'\"«“‘]|[.!?]\s|\bP\.?S\.?)\s*(?:dear |hey |to |note to |oh )?"
             rf"(?:the |all |any |every )?{_AI}(?:\s*,\s*{_AI}){{0,3}}"
             r"\s*(?:[,，]|\s[—–]\s|reading this|only\b)",
@@ -197,6 +203,7 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
     "concealment": (
         0.6,
         re.compile(
+            rf"{_CONFIRM_OFF}|"
             rf"{alt(TELL_NOT)}{_GAP}(?:{alt(USER_REF)}|{_AI})|(?:{alt(USER_REF)}|{_AI}){_GAP}"
             rf"{alt(TELL_NOT)}|keep this between us|無需確認|无需(?:再次)?确认|"
             r"\b(?:notify|inform|alert|tell) no ?one\b(?! (?:the|about|that|who))|"
@@ -223,6 +230,8 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
     "side-effect-call": (
         0.35,
         re.compile(
+            r"\b[a-z_]+\.(?:transfer|send|pay|create|delete|remove|forward|share|grant|approve|wire|"
+            r"enviar|invia|executar|execute|run)\w*\s*\(|"
             r"\b(?:[a-z_]+\.)?(?:transfer|delete|send|run|exec|execute|upload|post|pay|approve|remove|"
             r"forward|share|grant|install|buy|purchase|wire|create|update|add|move|reset|change|"
             r"disable|enable|revoke)_[a-z_]+\s*\(|"
@@ -269,7 +278,7 @@ _GATES: dict[str, re.Pattern[str]] = {
     "override": re.compile(alt(OVERRIDE_VERB + VOID + FROM_HERE + _FINAL_VOID), _I),
     "exfiltration": re.compile(rf"{_DESTINATION}|[?&][\w-]+=", _I),
     "concealment": re.compile(
-        rf"{alt(TELL_NOT)}|keep this between us|無需確認|无需|no ?one\b|anyone\b", _I
+        rf"{alt(TELL_NOT)}|keep this between us|無需確認|无需|no ?one\b|anyone\b|{_CONFIRM_OFF}", _I
     ),
     "polite-request": re.compile(alt(POLITE), _I),
     "planted-consent": re.compile(alt(CONSENT), _I),
@@ -309,6 +318,11 @@ _META = re.compile(
     r"jailbreak prompts?|jailbreaks)(?!\w)",
     re.IGNORECASE,
 )
+# The same cues in scripts without spaces, where a word boundary cannot be asked for.
+_META_UNSPACED = re.compile(
+    r"プロンプトインジェクション|などの|のような|提示词注入|提示注入|诸如|比如|"
+    r"프롬프트 인젝션|와 같은|같은 문장|injeksi prompt|tấn công chèn lệnh|ví dụ như"
+)
 # "Providers of AI models must...": obligations on people who build AI, not on the reader.
 _REGULATION = re.compile(
     r"\b(?:providers?|developers?|vendors?|deployers?|makers?|manufacturers?|companies|firms|"
@@ -342,7 +356,7 @@ class _Evidence:
 def _discussed(text: str, start: int, end: int) -> bool:
     """Is text[start:end] next to 'such as', 'e.g.', 'researchers' and the like?"""
     before, after = text[max(0, start - 100) : start], text[end : end + 40]
-    return bool(_META.search(before) or _META.search(after))
+    return any(cue.search(before) or cue.search(after) for cue in (_META, _META_UNSPACED))
 
 
 def prefilter_patterns() -> dict[str, re.Pattern[str]]:

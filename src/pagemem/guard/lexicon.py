@@ -2,9 +2,10 @@
 
 Each list holds regular-expression fragments; `alt` joins them into one
 alternation. Languages: English, German, French, Spanish, Italian, Portuguese,
-Dutch, Polish, Swedish, Turkish, Russian, Arabic, Hindi, Chinese, Japanese and
-Korean. Words are picked for what an instruction aimed at a model says, not
-for what a page about models says: "the assistant must", not "assistant".
+Dutch, Polish, Swedish, Turkish, Russian, Ukrainian, Arabic, Hindi, Indonesian,
+Vietnamese, Chinese, Japanese and Korean. Words are picked for what an instruction aimed
+at a model says, not for what a page about models says: "the assistant must", not
+"assistant".
 """
 
 from __future__ import annotations
@@ -107,6 +108,12 @@ AI_READER = [
     r"\bИИ\b",
     r"\bнейросет\w*",
     r"\bассистент\w*",
+    r"\bпомощник\w*|\bпомічник\w*|\bасистент\w*",
+    r"助手",
+    r"\btrợ lý\b",
+    r"\b(?:taalmodel|Sprachmodell|modèle de langage|modelo de lenguaje|modello linguistico|"
+    r"modelo de linguagem|språkmodell|model językowy|языков\w* модел|мовн\w* модел|"
+    r"dil modeli)\w*",
     r"(?<![A-Za-z])AI(?:助手|アシスタント|エージェント|模型|モデル)",
     r"人工智能",
     r"智能助手",
@@ -162,6 +169,9 @@ IF_AI = [
     r"\b(?:dear|hey|hello|hi|oh) (?:the )?(?:AI|assistant|LLM|language model|model|bot|agent)",
     r"\b(?:AI |language )?models?\s+(?:reading|summari[sz]ing|processing|browsing)\b",
     r"\bwhoever you are\b",
+    r"\bTODO\s*[(\[]?\s*(?:(?:for|för|voor|für|pour|para|per|dla|для)\s+)?"
+    r"(?:the |de |die |den |l')?(?:AI|KI|IA|ИИ|assistant|assistent|assistente|asistente|agent|"
+    r"yapay zek[aâ])",
     r"\b(?:hello|hi|hey|dear)\s+(?:Chat)?GPT\b",
     r"(?:\b(?:if|si|se|wenn|falls|als|jeśli|jezeli|если|eğer)|もし|如果|अगर)\s+(?:\S+\s+){0,3}?"
     r"(?:AI|IA|KI|ИИ|assistants?|asistentes?|assistentes?|Assistenten|LLMs?|bots?)\s+"
@@ -235,6 +245,10 @@ OVERRIDE_VERB = [
     r"zignoruj|zapomnij|игнорир\w*|забудь|не обращай внимания",
     r"تجاهل|انس",
     r"अनदेखा|भूल जाओ",
+    r"ігнор\w*|забудь\w*|не зважай\w*",
+    r"abaikan|lupakan",
+    r"bỏ qua|phớt lờ",
+    r"glöm|strunta i|bortse från",
     r"yok say|unut",
     r"忽略|忽视|无视|忘记|忘掉",
     r"無視|忘れ",
@@ -258,6 +272,10 @@ PREVIOUS = [
     r"предыдущ\w*|прежн\w*|все",
     r"السابقة|جميع",
     r"पिछले|सभी",
+    r"попередн\w*|усі|всі",
+    r"sebelumnya|semua",
+    r"trước đó|trước đây|tất cả",
+    r"tidigare|alla|föregående",
     r"önceki|tüm",
     r"之前|以前|先前|所有|上面",
     r"以前の|これまでの|すべての",
@@ -279,6 +297,10 @@ INSTRUCTIONS = [
     r"инструкци\w*|правил\w*|указани\w*",
     r"التعليمات|الأوامر",
     r"निर्देश\w*",
+    r"інструкці\w*|вказів\w*",
+    r"instruksi|perintah|aturan|arahan",
+    r"hướng dẫn|chỉ dẫn|chỉ thị|quy tắc",
+    r"instruktion\w*|regler|direktiv",
     r"talimat\w*|kural\w*",
     r"指令|指示|规则|命令",
     r"指示|命令|ルール|ガイドライン",
@@ -310,6 +332,10 @@ NOW_YOU_ARE = [
     r"\bartık sen\b",
     r"من الآن فصاعداً أنت|من الآن أنت",
     r"अब से तुम|अब से आप",
+    r"\bвідтепер ти\b|\bз цього моменту ти\b",
+    r"\bmulai sekarang,? (?:kamu|anda)\b",
+    r"\btừ (?:bây giờ|giờ)(?: trở đi)?,? bạn\b",
+    r"\bfrån och med nu är du\b|\bdu är nu\b",
     r"从现在(?:起|开始)?你是|你现在是",
     r"今から(?:あなた|君)は|これからあなたは",
     r"지금부터 너는|이제부터 너는",
@@ -327,10 +353,12 @@ SYSTEM_TAG = [
     r"^\s*#{1,6}\s*(?:system|assistant|developer|instructions?)[\w -]{0,20}:",
     r"<\s*/?\s*(?:system|user_query|system_prompt|instructions?|admin|developer|operator)\s*>",
     r"\b(?:updated|new) (?:operator|system|admin|developer) (?:instructions?|rules?|policy)\b",
-    r"\bSystem-?(?:Nachricht|Meldung|Anweisung)\b",
+    r"\bSystem-?(?:Nachricht|Meldung|Anweisung|hinweis)\b",
+    r"<<<\s*(?:SYSTEM|ADMIN)|\bsistem mesajı|\bpesan sistem\b|thông báo hệ thống|"
+    r"системне повідомлення|\bsystemmeddelande",
     r"\[(?:system|SYSTEM|SYSTÈME|SISTEMA|SYSTEM MESSAGE|admin message|developer)\]",
     r"\[system\]\(#\w+\)",
-    r"\bSYSTEM(?: MESSAGE| PROMPT| NOTICE| OVERRIDE)?\s*(?:\(|:)",
+    r"\bSYSTEM(?: MESSAGE| PROMPT| NOTICE| OVERRIDE| ALERT)?\s*(?:\(|:)",
     r"\bBEGIN (?:ADMIN|SYSTEM|DEVELOPER)\b",
     r"【(?:系统|系統|システム)\w*】",
     r"\[सिस्टम\s*संदेश\]",
@@ -446,6 +474,14 @@ TELL_NOT = [
     r"لا (?:تخبر|تذكر|تعلم)",
     r"(?:न|मत) (?:बताएं|बताना|बताओ)",
     r"不要(?:告诉|通知|提及|让)|别告诉|无需(?:确认|告知)",
+    r"不要(?:提到|说)|请勿(?:提及|告知)",
+    r"(?:ज़िक्र|जिक्र|उल्लेख)[^।.]{0,15}?(?:न|मत) कर|(?:न|मत) दिखा",
+    r"\bjangan (?:beri ?tahu|bilang|sebut\w*|kasih tahu)",
+    r"đừng (?:nói|cho biết|nhắc)",
+    r"\bне (?:кажи|повідомляй|згадуй|показуй)\w*",
+    r"\b(?:nämn|säg|berätta) inte\b",
+    r"\bzeg (?:er )?niet\b|\bniet (?:vermelden|noemen)\b",
+    r"\bbahsetme\w*|\bgösterme\b",
     r"(?:言わ|伝え|知らせ|表示し)ないで|言わないこと",
     r"알리지 (?:마|말)",
     r"\bleave [^.]{0,40} out of (?:any|the|your) (?:answer|summary|response|reply)|"
