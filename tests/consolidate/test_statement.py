@@ -74,3 +74,24 @@ def test_a_sign_after_capitals_is_part_of_the_value() -> None:
     assert values("Dad's blood type: AB-.") == {"ab-": "code"}
     assert values("got a B+ on the essay") == {"b+": "code"}
     assert "a-" not in values("an A-level in maths")  # a hyphen inside a word is no sign
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "Landlord's putting it up by 60 from February.",
+        "Dr. Velasquez bumped me up by another 25 at today's appointment.",
+        "Added another 8 km to the weekly total for marathon prep.",
+    ],
+)
+def test_a_number_moved_by_an_amount_is_a_delta_not_an_addition(note: str) -> None:
+    statement = read(note)
+    assert statement.delta
+    assert not statement.addition
+    assert not statement.changing  # never enough alone to close the old fact
+
+
+def test_another_thing_is_still_an_addition() -> None:
+    statement = read("Booked another flight, LH 902 on the 15th.")
+    assert statement.addition
+    assert not statement.delta

@@ -299,7 +299,7 @@ def _near(old: Statement, new: Statement, similarity: float, short: bool = False
     """Do two facts likely answer the same question (so the newer should go first)?"""
     if not subjects_agree(old, new):
         return False
-    if new.changing:  # "moved", "instead", "now": it says it replaces something
+    if new.changing or new.delta:  # "moved", "now", "up by 60": it replaces something
         return similarity >= (SHORT_CHANGED_COSINE if short else CHANGED_COSINE)
     if similarity < LOOSE_COSINE:
         return False

@@ -133,6 +133,9 @@ class Statement:
     correction: bool  # "actually", "I misspoke", "scratch that"
     stopping: bool  # "no longer", "stopped", "quit": the old value ends
     changing: bool  # "now", "instead", "new", "changed", "moved to": says it is a change
+    # "up by 60", "by another 25": a number moved by an amount; read as a likely change,
+    # never enough alone to close the old fact (fares "going up by 20p" is not the commute)
+    delta: bool = False
 
 
 def only(a: Statement, b: Statement) -> set[str]:
@@ -380,6 +383,16 @@ def read(text: str) -> Statement:
             lowered,
         )
     )
+    # a number moved by an amount ("up by 60", "by another 25", "another 8 km"): the same
+    # value changed, not one more value
+    delta = bool(
+        re.search(
+            r"\b(?:another|an extra)\s+\d|\b(?:up|down|increased|decreased|raised|cut|reduced|"
+            r"lowered|bumped|dropped|upped|rose|fell|went)\s+(?:\w+\s+)?by\s+(?:another\s+)?\d",
+            lowered,
+        )
+    )
+    addition = addition and not delta
     correction = bool(
         re.search(
             r"\b(?:actually|correction|misspoke|i meant|meant to (?:say|write)|scratch that|"
@@ -417,6 +430,7 @@ def read(text: str) -> Statement:
         correction=correction,
         stopping=stopping,
         changing=changing,
+        delta=delta,
     )
 
 
