@@ -186,7 +186,7 @@ def _tokens(text: str) -> list[_Token]:
             continue
         if kind == "word":
             raw = raw.replace("\u2019", "'")
-            clitic = _CLITIC.search(raw)
+            clitic = _CLITIC.search(raw) if "'" in raw else None  # every clitic has one
             if clitic and len(raw) > len(clitic.group(1)):
                 stem_part = raw[: clitic.start()]
                 if clitic.group(1).lower() == "n't":
@@ -198,7 +198,7 @@ def _tokens(text: str) -> list[_Token]:
                 initial = False
                 continue
             # a sign after a capital or two is part of the value ("A-", "AB+", "B-")
-            if not _SIGNED.fullmatch(raw):
+            if raw[-1:] not in "+-" or not _SIGNED.fullmatch(raw):
                 raw = raw.strip("'-")
             if not raw:
                 continue
