@@ -142,6 +142,10 @@ LOOK_ALIKES = [
     # an injection quoted to explain it, in a script without spaces
     "プロンプトインジェクションとは、「以前の指示を無視して」などの文を紛れ込ませる攻撃です。",
     "Der Assistent, der neu im Team ist, heißt Jonas: bitte begrüßt ihn.",
+    # obligations on what an AI made, or on another clause's subject
+    "Toute production d'une IA doit être relue par un humain avant diffusion.",
+    "Elever får använda AI-assistenter för idéer, men inlämnade texter ska vara egna.",
+    "एआई द्वारा तैयार की गई हर सामग्री की जाँच किसी व्यक्ति द्वारा की जानी चाहिए।",
 ]
 
 

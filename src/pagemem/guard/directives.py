@@ -379,6 +379,28 @@ def _prefilter() -> Prefilter:
     return Prefilter(patterns, load_formulas(patterns, blob))
 
 
+# An obligation on something the AI made or is used for, or on another clause's subject:
+# "d'une IA doit" (of an AI), "AI-assistenter ..., men inlämnade texter ska" (but the
+# texts must), "एआई द्वारा तैयार" (prepared by AI).
+_OF_AN_AI = re.compile(
+    r"(?:\bd'une?|\bde l'|\bde la|\bdu|\bdes|\bdel|\bdella|\bdell'|\bder|\bvan de|\bvan het|\bav|"
+    r"\bfrån|\bod|\bот|\bвід|\bby|\bof|\bfor)\s*$",
+    re.IGNORECASE,
+)
+_CONTRAST = re.compile(
+    r"\b(?:but|however|men|ma|mais|aber|pero|mas|maar|ale|но|але|ama|tapi|nhưng)\b|"
+    r"द्वारा",
+    re.IGNORECASE,
+)
+
+
+def _not_the_readers(text: str, match: re.Match[str]) -> bool:
+    """Is an "AI ... must" match an obligation on someone other than the model reading?"""
+    span = match.group(0)
+    before = text[max(0, match.start() - 10) : match.start()]
+    return bool(_REGULATION.search(span) or _CONTRAST.search(span) or _OF_AN_AI.search(before))
+
+
 def _scan(text: str, found: dict[str, _Evidence], *, plain: bool) -> None:
     possible = _prefilter().admitted(text)  # a family outside it cannot match: not run
     for family, (weight, pattern) in _FAMILIES.items():
@@ -388,9 +410,11 @@ def _scan(text: str, found: dict[str, _Evidence], *, plain: bool) -> None:
             f"gate:{family}" not in possible or not gate.search(text)
         ):
             continue
-        if (match := pattern.search(text)) and not (
-            family == "ai-obligation" and _REGULATION.search(match.group(0))
-        ):
+        if family == "ai-obligation":  # the first obligation that is on the reader
+            match = next((m for m in pattern.finditer(text) if not _not_the_readers(text, m)), None)
+        else:
+            match = pattern.search(text)
+        if match:
             discussed = plain and _discussed(text, match.start(), match.end())
             found[family] = _Evidence(weight, match.group(0).strip(), discussed)
     for match in _HIDDEN.finditer(text):
