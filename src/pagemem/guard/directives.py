@@ -128,7 +128,7 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             r"который|которая|що|який|яка)\b[^.!?;:：,\n]{0,60}|"
             r"\s+(?:de|of|for|di|von|van|da|do)\s+\S+(?:\s+\S+)?)?\s*(?:へ|に|님|에게|के लिए)?"
             r"\s*(?:[:：]|\s[—–-]\s)\s*\S|"
-            rf"{_AI}(?:さん)?へ[。、]|"
+            rf"{_AI}(?:(?:さん|様)?へ|さん|様)[。、]|"
             rf"(?:^|[.!?;:\n(\[—–\->'\"«“‘]|[.!?]\s|\bP\.?S\.?)\s*(?:dear |hey |to |note to |oh )?"
             rf"(?:the |all |any |every )?{_AI}(?:\s*,\s*{_AI}){{0,3}}"
             r"\s*(?:[,，]|\s[—–]\s|reading this|only\b)",

@@ -169,6 +169,12 @@ IF_AI = [
     r"\b(?:dear|hey|hello|hi|oh) (?:the )?(?:AI|assistant|LLM|language model|model|bot|agent)",
     r"\b(?:AI |language )?models?\s+(?:reading|summari[sz]ing|processing|browsing)\b",
     r"\bwhoever you are\b",
+    # a chat mention, a labelled note for a model, a note for a model one or two words on
+    r"(?<![\w.])@(?:assistant|ai|bot|agent|copilot|claude|chatgpt|gpt)\b",
+    r"\b(?:AI|assistant|bot|agent|LLM|model)\s+(?:instructions?|note|task|command|directive|"
+    r"orders?)\s*:",
+    r"\b(?:note|message|instructions?|notice|memo)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?"
+    r"(?:\w+\s+){1,2}(?:AI|assistant|LLM|model|bot|agent)s?\s*:",
     r"\bTODO\s*[(\[]?\s*(?:(?:for|för|voor|für|pour|para|per|dla|для)\s+)?"
     r"(?:the |de |die |den |l')?(?:AI|KI|IA|ИИ|assistant|assistent|assistente|asistente|agent|"
     r"yapay zek[aâ])",
