@@ -36,6 +36,7 @@ SECRETS = [
     ("credit_card", "amex 3782-822463-10005", "3782-822463-10005"),
     ("credit_card", "mc 5555 5555 5555 4444", "5555 5555 5555 4444"),
     ("credit_card", "troy 9792 0000 0000 0003", "9792 0000 0000 0003"),
+    ("credit_card", "diners 3056 930902 5904", "3056 930902 5904"),
     ("iban", "pay to DE89 3704 0044 0532 0130 00 today", "DE89 3704 0044 0532 0130 00"),
     ("iban", "GB82WEST12345698765432", "GB82WEST12345698765432"),
     (
@@ -70,6 +71,7 @@ BENIGN = [
     "ISBN 978-3-16-148410-0",
     "Pepper's chip no. 985112009915804, she's the terrier",  # passes Luhn: a microchip
     "IMEI 490154203237518 on the box",  # passes Luhn: a phone's serial, 15 digits from 49
+    "IMEI 356938035643809, the old phone",  # passes Luhn: 15 digits from 35
     "loyalty 7000 0000 0000 0005",  # passes Luhn, no card network starts with 7
     "DE12 is not an IBAN",
 ]

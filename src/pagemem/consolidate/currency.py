@@ -195,12 +195,7 @@ def _order(
                 competing.join(i, j)
                 near.join(i, j)
             elif (
-                (
-                    similarity is not None
-                    and _near(
-                        read(old.text), read(new.text), similarity, _short(old) and _short(new)
-                    )
-                )
+                (similarity is not None and _near(read(old.text), read(new.text), similarity))
                 or (_both_answer(hits[i], hits[j], top) and _rival_values(old, new))
                 or _rival_answers(old, new, answers)
             ):
@@ -225,13 +220,13 @@ def _order(
 def _both_answer(a: Hit, b: Hit, top: float) -> bool:
     """Does the question find both about as well (each at least ANSWERS of the best
     fact's score, SHORT_ANSWERS between short notes)?"""
-    share = SHORT_ANSWERS if _short(a.record) and _short(b.record) else ANSWERS
+    share = SHORT_ANSWERS if _short(a.record.text, b.record.text) else ANSWERS
     return top > 0 and min(a.score, b.score) >= share * top
 
 
-def _short(record: Record) -> bool:
-    """A note of one or two sentences: a fact, not a document."""
-    return _sentences(record.text) <= SHORT_SENTENCES
+def _short(*texts: str) -> bool:
+    """Is each a note of one or two sentences: a fact, not a document?"""
+    return all(_sentences(text) <= SHORT_SENTENCES for text in texts)
 
 
 @lru_cache(maxsize=20_000)
@@ -295,11 +290,12 @@ class _Groups:
         return [sorted(m) for m in found.values() if len(m) > 1]
 
 
-def _near(old: Statement, new: Statement, similarity: float, short: bool = False) -> bool:
+def _near(old: Statement, new: Statement, similarity: float) -> bool:
     """Do two facts likely answer the same question (so the newer should go first)?"""
     if not subjects_agree(old, new):
         return False
     if new.changing or new.delta:  # "moved", "now", "up by 60": it replaces something
+        short = _short(old.text, new.text)
         return similarity >= (SHORT_CHANGED_COSINE if short else CHANGED_COSINE)
     if similarity < LOOSE_COSINE:
         return False

@@ -315,13 +315,14 @@ _META = re.compile(
     r"z\.\s?B\.|chercheurs|investigadores|pesquisadores|Forscher|onderzoekers|badacze|"
     r"исследовател\w*|naukowcy|araştırmacılar|例如|研究人员|例えば|研究者|예를 들어|연구진|"
     r"phrases (?:like|such as)|Sätze wie|des phrases comme|frases como|например|наприклад|"
+    r"injeksi prompt|tấn công chèn lệnh|ví dụ như|"
     r"jailbreak prompts?|jailbreaks)(?!\w)",
     re.IGNORECASE,
 )
 # The same cues in scripts without spaces, where a word boundary cannot be asked for.
 _META_UNSPACED = re.compile(
     r"プロンプトインジェクション|などの|のような|提示词注入|提示注入|诸如|比如|"
-    r"프롬프트 인젝션|와 같은|같은 문장|injeksi prompt|tấn công chèn lệnh|ví dụ như"
+    r"프롬프트 인젝션|와 같은|같은 문장"
 )
 # "Providers of AI models must...": obligations on people who build AI, not on the reader.
 _REGULATION = re.compile(
@@ -387,6 +388,7 @@ _OF_AN_AI = re.compile(
     r"\bfrån|\bod|\bот|\bвід|\bby|\bof|\bfor)\s*$",
     re.IGNORECASE,
 )
+# "but" puts the modal in another clause; द्वारा ("by") after the AI makes it the maker.
 _CONTRAST = re.compile(
     r"\b(?:but|however|men|ma|mais|aber|pero|mas|maar|ale|но|але|ama|tapi|nhưng)\b|"
     r"द्वारा",

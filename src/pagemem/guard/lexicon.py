@@ -107,8 +107,8 @@ AI_READER = [
     r"\byapay zek[aâ]\b",
     r"\bИИ\b",
     r"\bнейросет\w*",
-    r"\bассистент\w*",
-    r"\bпомощник\w*|\bпомічник\w*|\bасистент\w*",
+    r"\bас?систент\w*",  # Russian, Ukrainian
+    r"\bпомощник\w*|\bпомічник\w*",
     r"助手",
     r"\btrợ lý\b",
     r"\b(?:taalmodel|Sprachmodell|modèle de langage|modelo de lenguaje|modello linguistico|"
@@ -151,9 +151,12 @@ IF_AI = [
     r"(?:reading|summari[sz]ing|processing|helping|browsing|triaging|evaluating|scanning)",
     r"\b(?:AI|assistant|LLM|model|bot)s?\s+(?:reading|summari[sz]ing|processing|browsing|"
     r"triaging|helping)\s+(?:this|the|attendees|users?)",
+    # a note for a model, or for one named a word or two on and then a colon ("Message for
+    # automated expense assistants:")
     r"\b(?:note|message|instructions?|notice|memo|P\.?S\.?)\s+(?:to|for)\s+(?:the\s+|any\s+|"
     r"all\s+)?"
-    r"(?:AI|assistant|LLM|model|bot|agent)s?",
+    r"(?:(?:AI|assistant|LLM|model|bot|agent)s?|(?:\w+\s+){1,2}"
+    r"(?:AI|assistant|LLM|model|bot|agent)s?\s*:)",
     rf"\bfor (?:the )?(?:AI|assistant|bot|LLM)s?\b{_TITLE}{_COMPOUND}",
     r"\bnote\s*\(\s*for\b",
     r"\b(?:whichever|whatever|any|every) (?:\w+ )?(?:assistant|AI|model|tool|bot|agent|system|"
@@ -169,12 +172,10 @@ IF_AI = [
     r"\b(?:dear|hey|hello|hi|oh) (?:the )?(?:AI|assistant|LLM|language model|model|bot|agent)",
     r"\b(?:AI |language )?models?\s+(?:reading|summari[sz]ing|processing|browsing)\b",
     r"\bwhoever you are\b",
-    # a chat mention, a labelled note for a model, a note for a model one or two words on
+    # a chat mention, a labelled note for a model
     r"(?<![\w.])@(?:assistant|ai|bot|agent|copilot|claude|chatgpt|gpt)\b",
     r"\b(?:AI|assistant|bot|agent|LLM|model)\s+(?:instructions?|note|task|command|directive|"
     r"orders?)\s*:",
-    r"\b(?:note|message|instructions?|notice|memo)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?"
-    r"(?:\w+\s+){1,2}(?:AI|assistant|LLM|model|bot|agent)s?\s*:",
     r"\bTODO\s*[(\[]?\s*(?:(?:for|för|voor|für|pour|para|per|dla|для)\s+)?"
     r"(?:the |de |die |den |l')?(?:AI|KI|IA|ИИ|assistant|assistent|assistente|asistente|agent|"
     r"yapay zek[aâ])",
@@ -248,10 +249,10 @@ OVERRIDE_VERB = [
     r"ignore|disregard|forget|override|overrule|bypass|discard|drop|abandon|supersede[sd]?",
     r"ignorier\w*|vergiss|missachte",
     r"ignor\w*|oubli\w*|olvid\w*|dimentic\w*|esque[cç]\w*|desconsider\w*|negeer|vergeet",
-    r"zignoruj|zapomnij|игнорир\w*|забудь|не обращай внимания",
+    r"zignoruj|zapomnij|игнорир\w*|забудь\w*|не обращай внимания",
     r"تجاهل|انس",
     r"अनदेखा|भूल जाओ",
-    r"ігнор\w*|забудь\w*|не зважай\w*",
+    r"ігнор\w*|не зважай\w*",
     r"abaikan|lupakan",
     r"bỏ qua|phớt lờ",
     r"glöm|strunta i|bortse från",
@@ -479,8 +480,7 @@ TELL_NOT = [
     r"\bsöyleme\w*|\bhaber verme\w*",
     r"لا (?:تخبر|تذكر|تعلم)",
     r"(?:न|मत) (?:बताएं|बताना|बताओ)",
-    r"不要(?:告诉|通知|提及|让)|别告诉|无需(?:确认|告知)",
-    r"不要(?:提到|说)|请勿(?:提及|告知)",
+    r"不要(?:告诉|通知|提及|提到|让|说)|别告诉|无需(?:确认|告知)|请勿(?:提及|告知)",
     r"(?:ज़िक्र|जिक्र|उल्लेख)[^।.]{0,15}?(?:न|मत) कर|(?:न|मत) दिखा",
     r"\bjangan (?:beri ?tahu|bilang|sebut\w*|kasih tahu)",
     r"đừng (?:nói|cho biết|nhắc)",

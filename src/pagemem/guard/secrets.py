@@ -85,7 +85,7 @@ KINDS: tuple[str, ...] = (*(kind for kind, _ in _PATTERNS), "credit_card", "iban
 _CARD_LENGTHS: dict[str, range | tuple[int, ...]] = {
     "1": (15,),
     "2": range(16, 20),
-    "3": range(14, 20),
+    "3": (14, 16, 17, 18, 19),  # 15 digits only from 34 and 37: an IMEI from 35 is no card
     "34": (15,),
     "37": (15,),
     "4": (13, 16, 19),
