@@ -21,11 +21,9 @@ from importlib import resources
 
 from pagemem.guard.deobfuscate import unmask
 from pagemem.guard.lexicon import (
-    AI_READER,
     CONSENT,
     DATA,
     FROM_HERE,
-    IF_AI,
     INSTRUCTIONS,
     MEMORY,
     MEMORY_PLAIN,
@@ -34,7 +32,6 @@ from pagemem.guard.lexicon import (
     OVERRIDE_VERB,
     POLITE,
     PREVIOUS,
-    PROCESSOR,
     ROLE_REQUEST,
     SEND,
     STRONG_DATA,
@@ -46,6 +43,18 @@ from pagemem.guard.lexicon import (
     alt,
 )
 from pagemem.guard.prefilter import Prefilter, load_formulas
+from pagemem.guard.readers import (
+    AGENT,
+    AI_READER,
+    FOR_MODEL,
+    FOR_MODEL_AFTER,
+    IF_AI,
+    PROCESSOR,
+    READING,
+    READING_BEFORE,
+    THIS,
+    WHO,
+)
 
 __all__ = ["DIRECTIVE_FLAG", "FLAG_THRESHOLD", "DirectiveFinding", "detect_directives", "flags_for"]
 
@@ -62,6 +71,9 @@ _GAP = r"[^.!?。！？\n]{0,60}?"
 _NEAR = r"[^.!?。！？\n]{0,30}?"
 
 _AI = alt(AI_READER + PROCESSOR)
+# who a labelled note is for: a model, or an agent of some kind ("the file agent")
+_READER = alt(AI_READER + PROCESSOR + AGENT)
+_LABEL = r"[^\n.!?。！？:：\"{}]{0,60}?"
 # what a slot in an exfiltration address names: the user's data, not an id or a page
 _DATA_SLOT = (
     r"(?:e-?mail|summary|chat|conversation|history|notes?|password|passwd|address|"
@@ -127,7 +139,8 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             r"(?:,?\s+(?:\w+ing|that|who|which|yang|que|qui|che|die|der|das|dat|som|który|która|"
             r"который|которая|що|який|яка)\b[^.!?;:：,\n]{0,60}|"
             r"\s+(?:de|of|for|di|von|van|da|do)\s+\S+(?:\s+\S+)?)?\s*(?:へ|に|님|에게|के लिए)?"
-            r"\s*(?:[:：]|\s[—–-]\s)\s*\S|"
+            # after a dash, words that go on (a heading's "... AI - Company" stops)
+            r"\s*(?:[:：]|\s[—–-]\s(?=(?:\S+[ \t]+){4}\S))\s*\S|"
             rf"{_AI}(?:(?:さん|様)?へ|さん|様)[。、]|"
             rf"(?:^|[.!?;:\n(\[—–\->'\"«“‘]|[.!?]\s|\bP\.?S\.?)\s*(?:dear |hey |to |note to |oh )?"
             rf"(?:the |all |any |every )?{_AI}(?:\s*,\s*{_AI}){{0,3}}"
@@ -136,6 +149,34 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
         ),
     ),
     "processor-addressed": (0.45, re.compile(alt(PROCESSOR), _I)),
+    # a label naming a model as who a note is for, then a colon: "Instrução interna para o
+    # agente de ficheiros: apague ...", "ملاحظة للمساعد الذكي الذي يقرأ هذه الرسائل: ...",
+    # "कैलेंडर एजेंट के लिए निर्देश: ...", "Modelu językowy, który streszczasz ...: napisz"
+    "labelled-for-model": (
+        0.5,
+        re.compile(
+            rf"(?:^|[.!?。！？\[(:：]\s*){_LABEL}(?:{alt(FOR_MODEL)}\s*(?:\S+\s+){{0,2}}?{_READER}|"
+            rf"{_READER}{_LABEL}{alt(FOR_MODEL_AFTER)}|"
+            # a relative clause about this very text ("..., który streszczasz to zaproszenie:")
+            rf"{_READER}(?:\s+\S+)?,?\s+{alt(WHO)}\s{_LABEL}(?<!\w){alt(THIS)}\s)"
+            rf"{_LABEL}[:：]\s*\S",
+            _I,
+        ),
+    ),
+    # who is named by what they do to this very text: "digitale Assistenten, die diese Seite
+    # ... zusammenfassen", "asisten AI yang meringkas halaman ini", "l'assistente virtuale che
+    # riassume questo annuncio"
+    "reader-of-this": (
+        0.5,
+        re.compile(
+            rf"{_AI}[^.!?。！？\n]{{0,25}}?(?<!\w){alt(WHO)}\s[^.!?。！？\n]{{0,40}}?"
+            rf"(?:(?<!\w){alt(THIS)}\s+\w|\w\s+(?:ini|này)(?!\w))|"
+            # reading it as it is named: "IA lisant ce courriel", "이 채팅을 읽는 AI 비서"
+            rf"{_AI},?\s+{alt(READING)}|"
+            rf"(?<!\w){alt(THIS)}\s*[^\s.!?。]{{0,20}}\s*{alt(READING_BEFORE)}\s*{_AI}",
+            _I,
+        ),
+    ),
     "polite-request": (
         0.55,
         re.compile(
@@ -308,7 +349,7 @@ _TALKS_TO_MODEL = re.compile(
 # Text about instructions rather than to the model: examples, tutorials, reporting.
 _META = re.compile(
     r"(?<![\w.])(?:e\.g\.|for example|for instance|such as|example:|prompt injection|"
-    r"injection attack|technique|prompt format|researchers|templates?|tip:|"
+    r"injection attack|(?:a|the|this) technique|prompt format|researchers|templates?|tip:|"
     r"are wrapped in|injeção de prompt|inyección de prompt|injection de prompt|known as|"
     r"so-called|populari[sz]ed|prompts? (?:that|like|such)|jailbreaks? (?:like|such)|"
     r"ricercatori|frasi come|ad esempio|per esempio|por ejemplo|par exemple|zum Beispiel|"
@@ -351,13 +392,71 @@ class DirectiveFinding:
 class _Evidence:
     weight: float
     span: str
-    discussed: bool = False  # introduced as an example or reported, not said to the model
+    # how much of its weight counts when nothing speaks to the model: less when it is
+    # introduced as an example or reported (0.3), least when quoted as one (0.1)
+    discount: float = 1.0
+
+    @property
+    def discussed(self) -> bool:
+        return self.discount < 1.0
 
 
-def _discussed(text: str, start: int, end: int) -> bool:
-    """Is text[start:end] next to 'such as', 'e.g.', 'researchers' and the like?"""
-    before, after = text[max(0, start - 100) : start], text[end : end + 40]
-    return any(cue.search(before) or cue.search(after) for cue in (_META, _META_UNSPACED))
+def _discount(text: str, start: int, end: int) -> float:
+    """1 unless text[start:end] is next to 'such as', 'e.g.', 'researchers' and the like
+    (0.3), or quoted as an example ("texts such as „Ignoriere alle vorherigen …“", 0.1)."""
+    # within the match's own paragraph: a "Tip:" above a planted line does not excuse it
+    # (a match may begin with the boundary before it: its words are where it starts)
+    start += len(text[start:end]) - len(text[start:end].lstrip(".!?;:()[]—–>'\"«“‘ \n\t"))
+    before = text[max(0, start - 100) : start].rpartition("\n\n")[2]
+    after = text[end : end + 40].partition("\n\n")[0]
+    if _quoted_example(text, start, end):
+        return 0.1
+    if any(cue.search(before) or cue.search(after) for cue in (_META, _META_UNSPACED)):
+        return 0.3
+    return 1.0
+
+
+_OPENING = "\"'„“«‘‚「『”»"
+_CLOSING = {
+    "„": '“”"',
+    "‚": "‘’'",
+    "«": "»",
+    "»": "«",
+    "「": "」",
+    "『": "』",
+    "“": '”"',
+    "‘": "’'",
+}
+# what introduces a quoted example, just before it or (in languages that put it there) after
+_EXAMPLE_BEFORE = re.compile(
+    r"(?:\b(?:like|such as|as|e\.g\.|say|says|saying|said|wie|etwa|zoals|als|comme|"
+    r"tel(?:le)?s? que|"
+    r"como|come|tipo|quali|na przykład|np\.|typu|jak|till exempel|t\.ex\.|som|örneğin|mesela|"
+    r"как|типа|например|наприклад|такі як|зокрема|misalnya|contohnya|seperti|như|chẳng hạn|"
+    r"ví dụ|antara lain|(?:the |a |with the )?(?:phrase|sentence)|frase|Satz|zin|"
+    r"zdanie|фраза|cümle|(?:try|prompt|ask|type)\s*:)|مثل|जैसे|उदाहरण के लिए|वाक्य|例[：:]|例如|"
+    r"比如|예[：:]?|예를 들어|[\w.]\()[\s:：,]*$",
+    re.IGNORECASE,
+)
+_EXAMPLE_AFTER = re.compile(r"^\s*(?:gibi|같은|와 같은|などの|のような|といった|等|之类|mwb)")
+
+
+def _quoted_example(text: str, start: int, end: int) -> bool:
+    """Does text[start:end] sit inside quotation marks that an example cue introduces?"""
+    window = text[max(0, start - 200) : start]
+    opened = max((window.rfind(q) for q in _OPENING), default=-1)
+    if opened < 0:
+        return False
+    quote = window[opened]
+    at = max(0, start - 200) + opened
+    closers = _CLOSING.get(quote, quote)
+    close = min((i for i in (text.find(c, end) for c in closers) if i >= 0), default=-1)
+    if close < 0 or close - end > 200 or "\n" in text[at:start]:
+        return False
+    return bool(
+        _EXAMPLE_BEFORE.search(text[max(0, at - 40) : at])
+        or _EXAMPLE_AFTER.search(text[close + 1 : close + 12])
+    )
 
 
 def prefilter_patterns() -> dict[str, re.Pattern[str]]:
@@ -396,11 +495,84 @@ _CONTRAST = re.compile(
 )
 
 
+# "Om du har använt AI ska du ...": the AI is a tool someone used
+_USED = re.compile(
+    r"\b(?:use[ds]?|using|used|använt|använder|genutzt|benutzt|nutzt|utilisé|utilisez|usado|"
+    r"usato|gebruikt|użył\w*|korzysta\w*|использ\w*|kullan\w*)\s+(?:an? |the |de |die |l')?$",
+    re.IGNORECASE,
+)
+# "chatbots must not be used for work": the AI is what is used, not who must act
+_PASSIVE = re.compile(r"^\s+(?:not\s+)?be\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|ne)\b", re.IGNORECASE)
+
+
 def _not_the_readers(text: str, match: re.Match[str]) -> bool:
     """Is an "AI ... must" match an obligation on someone other than the model reading?"""
     span = match.group(0)
     before = text[max(0, match.start() - 10) : match.start()]
-    return bool(_REGULATION.search(span) or _CONTRAST.search(span) or _OF_AN_AI.search(before))
+    return bool(
+        _REGULATION.search(span)
+        or _CONTRAST.search(span)
+        or _OF_AN_AI.search(before)
+        or _USED.search(text[max(0, match.start() - 25) : match.start()])
+        or _PASSIVE.search(text[match.end() : match.end() + 40])
+    )
+
+
+# the start of a log line: a time ("02:14:08", "[14:03:31]") or a level ("INFO", "DEBUG")
+_LOG_PREFIX = re.compile(
+    r"(?:\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\]?|\b(?:INFO|DEBUG|WARN(?:ING)?|ERROR|TRACE|NOTICE|"
+    r"FATAL)\b\]?)[^\n]{0,60}$"
+)
+
+
+def _logged(text: str, start: int) -> bool:
+    """Is the match at `start` on a log line, after its time or level?"""
+    line = text[text.rfind("\n", 0, start) + 1 : start]
+    return bool(_LOG_PREFIX.search(line))
+
+
+def _heading(text: str, match: re.Match[str]) -> bool:
+    """Does an address end in a dash before a title ("Notewise AI - Your Notes, With an
+    Assistant That Remembers", "... TRỢ LÝ AI - Công ty Cổ phần Minh Long")?"""
+    if not re.search(r"\s[—–-]\s+\S$", match.group(0)):
+        return False
+    end = text.find("\n", match.end())
+    words = [w for w in text[match.end() - 1 : end if end >= 0 else None].split() if w[0].isalpha()]
+    cased = [w for w in words if w[0].isupper() or w[0].islower()]
+    return bool(cased) and sum(w[0].isupper() for w in cased) >= 0.6 * len(cased)
+
+
+_COLON = re.compile(r"[:：]\s*\S")
+_LABEL_END = re.compile(r"[.!?。！？\n:：][^.!?。！？\n:：]*$")
+_READER_WORD = re.compile(_READER, _I)
+
+
+def _labelled(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
+    """`pattern` (a label for a model, then a colon) tried at each colon, from where its
+    label starts, and only when the label names a reader: labels do not overlap, so
+    that is one look for a reader over the text, not one at every character."""
+    for colon in _COLON.finditer(text):
+        lo = max(0, colon.start() - 160)
+        end = _LABEL_END.search(text, lo, colon.start())
+        begin = end.start() if end else lo
+        if not _READER_WORD.search(text, begin, colon.start()):
+            continue
+        starts = [begin] + [i for i in range(begin + 1, colon.start()) if text[i] in "[("]
+        for at in starts:
+            at += text[at] == "\n"
+            if match := pattern.match(text, at, colon.end()):
+                return match
+    return None
+
+
+# a line of code up to a call: "transfer = client.send_money(", "    await store.delete_file("
+_CODE_LINE = re.compile(r"^\s*(?:>>>\s*)?(?:[\w.\[\]'\"]+\s*=\s*)?(?:await\s+|return\s+)?$")
+
+
+def _coded(text: str, start: int) -> bool:
+    """Is the call at `start` a statement of code or a log's record of one?"""
+    line = text[text.rfind("\n", 0, start) + 1 : start]
+    return bool(_CODE_LINE.match(line) or _LOG_PREFIX.search(line))
 
 
 def _scan(text: str, found: dict[str, _Evidence], *, plain: bool) -> None:
@@ -414,11 +586,19 @@ def _scan(text: str, found: dict[str, _Evidence], *, plain: bool) -> None:
             continue
         if family == "ai-obligation":  # the first obligation that is on the reader
             match = next((m for m in pattern.finditer(text) if not _not_the_readers(text, m)), None)
+        elif family == "addressed":  # the first address that is not a heading's dash
+            match = next((m for m in pattern.finditer(text) if not _heading(text, m)), None)
+        elif family == "fake-system":  # the first tag that is not a log line's own
+            match = next((m for m in pattern.finditer(text) if not _logged(text, m.start())), None)
+        elif family == "labelled-for-model":  # tried at each colon, from its label's start
+            match = _labelled(text, pattern)
+        elif family == "side-effect-call":  # the first call that is not a line of code or log
+            match = next((m for m in pattern.finditer(text) if not _coded(text, m.start())), None)
         else:
             match = pattern.search(text)
         if match:
-            discussed = plain and _discussed(text, match.start(), match.end())
-            found[family] = _Evidence(weight, match.group(0).strip(), discussed)
+            discount = _discount(text, match.start(), match.end()) if plain else 1.0
+            found[family] = _Evidence(weight, match.group(0).strip(), discount)
     for match in _HIDDEN.finditer(text):
         inner = next((group for group in match.groups()[::-1] if group), "") or ""
         if match.group(2):
@@ -450,10 +630,10 @@ def detect_directives(text: str) -> DirectiveFinding:
         found["invisible-characters"] = _Evidence(0.3, "zero-width characters inside words")
     # Evidence that is only discussed (an article quoting an attack, a tutorial's example)
     # counts for less, unless something in the text also speaks to the model directly.
-    speaks = any(f in found for f in _SPEAKS_TO_MODEL)
+    speaks = any(f in found and not found[f].discussed for f in _SPEAKS_TO_MODEL)
     clear = 1.0
     for evidence in found.values():
-        weight = evidence.weight * (0.3 if evidence.discussed and not speaks else 1.0)
+        weight = evidence.weight * (1.0 if speaks else evidence.discount)
         clear *= 1.0 - weight
     families = tuple(found)
     spans = tuple(found[f].span for f in families)

@@ -1,0 +1,255 @@
+"""Who a directive is aimed at, in the languages notes arrive in: the model reading
+the text, named ("the AI assistant"), labelled ("Note for the calendar agent:") or
+described by what it does to the text ("any AI summarising this page").
+
+Fragments are joined with `lexicon.alt`, which bounds words of spaced scripts.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AGENT",
+    "AI_READER",
+    "FOR_MODEL",
+    "FOR_MODEL_AFTER",
+    "IF_AI",
+    "PROCESSOR",
+    "READING",
+    "READING_BEFORE",
+    "THIS",
+    "WHO",
+]
+
+# After "assistant": a job title ("Assistant Professor", "the Assistant Manager's cell"),
+# not a model; after "AI" a hyphen: a word about something else ("AI-generated content").
+_TITLE = r"(?! manager| director| professor| coach| editor| to the)"
+_COMPOUND = r"(?!-\w)"
+
+# Who an injection talks to: the model reading the text.
+AI_READER = [
+    r"(?-i:\bA\.?I\b\.?)(?:[- ](?:assistants?|models?|agents?|systems?|tools?|"
+    r"chatbots?|schedulers?|reviewers?|helpers?|summari[sz]ers?|scanners?))?"
+    # "AI team", "AI Act", "AI policy": people, a law or a rule about AI, not a model
+    r"(?! (?:team|group|department|lab|unit|committee|office|council|Act|policy|policies|"
+    r"governance|strategy|ethics|research|engineers?|developers?|specialists?)s?\b)",
+    rf"\bassistants?\b{_TITLE}",
+    r"\b(?:chat)?bots?\b",
+    r"\bLLMs?\b",
+    r"\blanguage models?\b",
+    r"\b(?:Chat)?GPT(?:-?\d)?\b",
+    r"\bClaude\b",
+    r"\bGemini\b",
+    r"\bCopilot\b",
+    r"(?-i:\bKI\b)(?:-\w+)?",
+    r"(?-i:\bIA\b)",
+    r"(?:asistente|assistente|assistant|assistent)s? (?:de |d'|di |do |da )?(?:IA|KI)",
+    r"(?:IA|KI)[- ](?:Assistent|assistente?|asistente|Modell|modelo|modello)\w*",
+    r"\b(?:asistente|assistente|assistent|asystent|asistan|asisten)(?:s|i|es|en|a|lar|ları|ı|ci|"
+    r"cie)?\b",
+    r"\basystenc\w*",
+    r"\bagente de IA\b",
+    r"\byapay zek[aâ]\b",
+    r"\bИИ\b",
+    r"\bнейросет\w*",
+    r"\bас?систент\w*",  # Russian, Ukrainian
+    r"\bпомощник\w*|\bпомічник\w*",
+    r"助手",
+    r"\btrợ lý\b",
+    r"\b(?:taalmodel|Sprachmodell|modèle de langage|modelo de lenguaje|modello linguistico|"
+    r"modelo de linguagem|språkmodell|model językowy|языков\w* модел|мовн\w* модел|"
+    r"dil modeli)\w*",
+    r"(?<![A-Za-z])AI(?:助手|アシスタント|エージェント|模型|モデル)",
+    r"人工智能",
+    r"智能助手",
+    r"アシスタント",
+    r"인공지능",
+    r"어시스턴트",
+    r"المساعد\w*",
+    r"الذكاء الاصطناعي",
+    r"एआई",
+    r"सहायक",
+    r"\b(?:any|every|the|whatever|each) (?:automated |automatic |summari[sz]ing |processing |"
+    r"reading |"
+    r"ingesting )?(?:readers?|systems?|tools?|services?|software|programs?|models?|"
+    r"assistants?|agents?|bots?|crawlers?|summari[sz]ers?) (?:that|which|who) (?:reads?|process|"
+    r"summari[sz]|sorts?|handles?|ingests?)\w*",
+    r"\b(?:summari[sz]ing|summari[sz]ation|processing|automated|ingesting) "
+    r"(?:systems?|tools?|services?|software|"
+    r"models?|readers?|pipelines?)\b",
+    r"\b(?:virtual|code|coding|email|inbox|scheduling|AI) (?:assistants?|agents?)\b",
+    r"\bassistente virtuale\b|\bassistant virtuel\b|\basistente virtual\b|\bvirtueller Assistent\b",
+    r"\b(?:modell[oi]?|modelos?|modèles?|Modell(?:e|en)?|modele|модел\w+|mô hình)\b",
+    r"\b(?:verarbeitende|lesende) (?:Modell|System|KI)\w*|\bsistema que (?:procese|lee|resuma)\w*",
+    r"\bsystème qui lit\b|\bsistema che legge\b|\bsysteem dat\b|\bsamenvattende systemen\b",
+    r"\bkunstig intelligens\b|\bAI-tjänster\b|\bAI-tjenester\b|\btrợ lý\b|\bumělá inteligence\b|"
+    r"\bасистент\w*|\bштучн\w+ інтелект\w*|\bsztuczn\w+ inteligencj\w+",
+    r"智能程序|智能体|助理|アシスタントさん|비서|המערכת|המודל|دستیار",
+]
+
+# "If an AI is reading this", "any AI summarising this", "whoever you are".
+IF_AI = [
+    r"\b(?:if|when|should)\s+(?:an?|any|your)\s+(?:AI|assistant|LLM|bot|agent)\w*",
+    r"\b(?:if|when) the (?:AI|assistant|LLM)s? (?:is |are )?(?:read|summari[sz]|process|help)\w*",
+    r"\((?:AI|assistant|bot)s? only\b",
+    r"\b(?:any|every|all)\s+(?:AI|assistant|LLM|language model|bot|agent)s?\s+"
+    r"(?:reading|summari[sz]ing|processing|helping|browsing|triaging|evaluating|scanning)",
+    r"\b(?:AI|assistant|LLM|model|bot)s?\s+(?:reading|summari[sz]ing|processing|browsing|"
+    r"triaging|helping)\s+(?:this|the|attendees|users?)",
+    # a note for a model, or for one named a word or two on and then a colon ("Message for
+    # automated expense assistants:")
+    r"\b(?:note|message|instructions?|notice|memo|P\.?S\.?)\s+(?:to|for)\s+(?:the\s+|any\s+|"
+    r"all\s+)?"
+    r"(?:(?:AI|assistant|LLM|model|bot|agent)s?|(?:\w+\s+){1,2}"
+    r"(?:AI|assistant|LLM|model|bot|agent)s?\s*:)",
+    rf"\bfor (?:the )?(?:AI|assistant|bot|LLM)s?\b{_TITLE}{_COMPOUND}",
+    r"\bnote\s*\(\s*for\b",
+    r"\b(?:whichever|whatever|any|every) (?:\w+ )?(?:assistant|AI|model|tool|bot|agent|system|"
+    r"service)s? (?:\w+ ){0,2}?(?:reads?|reading|sees|processes|sorts|summari[sz]es|handles|opens|"
+    r"keeps|stores|has access)\b",
+    r"\b(?:when|while) (?:summari[sz]ing|explaining|processing|reading) this (?:page|file|email|"
+    r"document|article|post)|\bal resumir esta página|\bao resumir\b|\ben résumant cette page|"
+    r"\bbeim Zusammenfassen\b|\bnel riassumere\b|\bquando riassumi\b",
+    r"\b(?:to|for) (?:any|every|all|automated|the) (?:AI|assistant|LLM|language model|bot|agent)"
+    rf"{_TITLE}{_COMPOUND}",
+    r"\bif you(?:'re| are| happen to be) (?:an? )?(?:AI|assistant|LLM|language model|bot|"
+    r"automated)",
+    r"\b(?:dear|hey|hello|hi|oh) (?:the )?(?:AI|assistant|LLM|language model|model|bot|agent)",
+    r"\b(?:AI |language )?models?\s+(?:reading|summari[sz]ing|processing|browsing)\b",
+    r"\bwhoever you are\b",
+    # a chat mention, a labelled note for a model
+    r"(?<![\w.])@(?:assistant|ai|bot|agent|copilot|claude|chatgpt|gpt)\b",
+    r"\b(?:AI|assistant|bot|agent|LLM|model)\s+(?:instructions?|note|task|command|directive|"
+    r"orders?)\s*:",
+    r"\bTODO\s*[(\[]?\s*(?:(?:for|för|voor|für|pour|para|per|dla|для)\s+)?"
+    r"(?:the |de |die |den |l')?(?:AI|KI|IA|ИИ|assistant|assistent|assistente|asistente|agent|"
+    r"yapay zek[aâ])",
+    r"\b(?:hello|hi|hey|dear)\s+(?:Chat)?GPT\b",
+    r"(?:\b(?:if|si|se|wenn|falls|als|jeśli|jezeli|если|eğer)|もし|如果|अगर)\s+(?:\S+\s+){0,3}?"
+    r"(?:AI|IA|KI|ИИ|assistants?|asistentes?|assistentes?|Assistenten|LLMs?|bots?)\s+"
+    r"(?:\S+\s+){0,3}?(?:reads?|reading|summari[sz]|process|lit|lee|leem|lesen|liest|legge|leest|"
+    r"czyta|читает|okuyorsa|this (?:page|post|article|review|email|document))",
+    r"\b(?:AI|IA|KI|assistants?|asistentes?|assistentes?)\s+(?:\w+\s+){0,2}?(?:that|who|qui|que|"
+    r"die|che|który)\s+(?:reads?|lit|lee|leem|liest|legge|leest|czyta)\b",
+    r"\bwenn (?:eine|die) KI\b",
+    r"\bHinweis für KI",
+    r"\bnote pour les IA",
+    r"\bsi (?:un|une|algún|alguna|algum|uma?) (?:IA|asistente|assistente|assistant)",
+    r"\bse (?:un'?|una )?(?:IA|assistente)",
+    r"\bvoor AI",
+    r"\bzou een AI\b",
+    r"もし\s*AI",
+    r"如果\s*AI",
+    r"अगर कोई एआई",
+    r"أيها المساعد",
+    r"この記事を読んでいるAI",
+    r"(?:读到|阅读)\w{0,6}(?:AI|助手)",
+    r"\b(?:upon|after|when|on) (?:the )?(?:ingestion|ingesting|reading|processing|parsing|"
+    r"summari[sz]ing)(?: of)? this (?:document|page|file|email|message|text|article)",
+    r"\b(?:caro|cara|querido|querida|cher|chère|lieber|liebe|beste|drogi|droga|дорогой|"
+    r"уважаемый|sevgili|kære|kära)\s+(?:\w+\s+)?(?:assistente|asistente|assistant|Assistent|"
+    r"asystent|ассистент|asistan|assistent|IA|KI|AI|modell?o?)",
+    r"(?:^|[.!?:]\s*)(?:you|você|vous|tu|du|usted|ty|ты|вы|sen|jij|u),? (?:the )?(?:\w+ ){0,2}"
+    r"(?:model|modelo|modèle|Modell|modello|assistant|assistente|asistente|AI|IA|KI|bot)\b",
+    r"(?:Hinweis|Nota|Note|Notiz|Remarque|Nota bene|Uwaga|Примечание|Opmerking|Anmerkung)\s+"
+    r"(?:an|à|para|per|voor|dla|для|for|to)\s+(?:das |den |die |le |la |les |el |los |il |i |"
+    r"de |the )?(?:\w+ )?(?:Modell|modèle|modelo|modell[oi]|model|system|système|sistema|"
+    r"IA|KI|AI|assistant|asystent|ассистент|модел\w*)",
+    r"\bsuno,? (?:एआई|AI)|सुनो एआई|このページを(?:処理して|読み込ん|読ん)(?:で|だ)|"
+    r"이 글을 읽는 (?:모델|AI|비서)|读取本页|阅读本页的|đọc (?:được )?(?:bài|trang) này",
+    r"\b(?:whichever|whatever|any|every) (?:\w+ )?(?:assistant|AI|model|tool|bot|agent|system|"
+    r"service)s? (?:\w+ ){1,2}?(?:reads?|reading|sees|processes|sorts|summari[sz]es|handles|"
+    r"opens|keeps|stores)\b",
+]
+
+
+# Whatever reads, relays or answers from this text: a page never needs to talk about that.
+PROCESSOR = [
+    r"\b(?:system|software|tool|program|automation|pipeline|bot|agent|assistant|model|reader|"
+    r"screener|scheduler|service|AI|LLM|crawler|summari[sz]er)s?\s+(?:that is |which is |who is )?"
+    r"(?:reading|processing|relaying|evaluating|analy[sz]ing|triaging|handling|summari[sz]ing|"
+    r"screening|parsing|ingesting|sorting|managing|indexing|answering from|working (?:on|through))"
+    r"\s+(?:this|these|the (?:above|following))\b",
+    r"\b(?:answers?|responses?|replies|summar(?:y|ies)|output|results?)\s+(?:\w+\s+){0,2}?"
+    r"(?:generated|produced|created|formed|built|written|drawn|derived)?\s*(?:based on|from|about|"
+    r"of)\s+(?:this|these)\s+(?:page|article|post|content|document|text|section|email|review|"
+    r"thread|file)",
+    r"\b(?:inbox|mail|ticket|triage)[- ](?:automation|bot|handler)\b|"
+    r"\bmail-handling\b|\bautomated (?:summari[sz]ers?|readers?|assistants?|agents?|tools?)\b|"
+    r"\bscreening software\b|\breading tool\b",
+    r"\bsystème qui (?:lit|traite|résume)|\bprogramme qui résume\b|\bréponses? (?:générées? )?"
+    r"(?:à partir|sur la base) de (?:cette|ce)\b|\brésumé de (?:cette|cet) (?:page|article)",
+    r"\b(?:asistente|sistema|modelo|herramienta) que (?:lea|procese|resuma|analice)\w*|"
+    r"\brespuestas? basadas? en (?:esta|este)\b|"
+    r"\bsistema che (?:legge|elabora)\w*|\brisposte basate su (?:questa|questo)\b|"
+    r"\bo modelo que estiver lendo\b|\brespostas? (?:baseadas?|geradas?) (?:n|"
+    r"a partir d)[ae]ss?[ae]\b",
+    r"\bmaschinell erstellte Antworten\b|\b(?:System|Software|Tool|KI), (?:das|die) (?:diese|"
+    r"dieses)\b|"
+    r"\bAntworten auf Basis (?:dieses|dieser)\b",
+    r"\b(?:systeem|assistent|programma) (?:dat|die) (?:deze|dit)\b|\bdie deze e-?mail verwerkt\b|"
+    r"\bantwoorden op basis van\b",
+    r"\bodpowiedzi (?:vytvořené|utworzone|oparte)\b|\bodpovědi vytvořené\b|"
+    r"\bnarzędzie analizujące\b|"
+    r"\basystent,? (?:który|że) przetwarza\b",
+    r"систем\w*,? (?:формирующ|обрабатывающ|читающ)\w*|\bответ\w* по (?:этой|этому)\b|"
+    r"асистент,? (?:що|який) обробляє",
+    r"الأنظمة التي تلخص|النظام الذي يقرأ|الإجابات المبنية على",
+    r"処理するシステム|処理する(?:アシスタント|AI)|このページを(?:要約|処理)する|"
+    r"記憶機能を持つアシスタント",
+    r"处理(?:此|这)\w{0,4}的(?:系统|程序|助手)|基于本页的回答",
+    r"이 글을 (?:읽는|처리하는)|이 페이지를 (?:요약|처리)하는",
+    r"इस (?:पेज|पृष्ठ|लेख) को पढ़ने के बाद",
+]
+
+# Who a labelled note is for ("Note for the calendar agent:"): agents of any kind count
+# only in such a label, where the label says the note is theirs.
+AGENT = [
+    r"\bagent(?:s|e|es|i|en)?\b",
+    r"\bajan\w*",
+    r"\bagen\b",
+    r"\bагент\w*",
+    r"एजेंट",
+    r"\bші\b",
+    r"\bsahaayak\b",
+    r"\byapay zek[aâ]\w*",
+    r"\bmodel(?:u|em|owi)\b",
+    r"\bAI\b",
+    r"エージェント",
+    r"에이전트",
+    r"الوكيل|مساعد\w*",
+    r"代理",
+]
+# "for"/"to" before who a note is for...
+FOR_MODEL = [
+    r"for|to|attn|attention|für|an|pour|à|aux|au|para|per|a|al|alla|voor|aan|dla|do|till|för|"
+    r"до|для|untuk|buat|kepada|bagi|dành cho|gửi|cho",
+    r"لل|إلى",
+    r"给|致|供",
+]
+# ...or after it, in languages that put it there ("ajan için", "एजेंट के लिए", "비서에게")
+FOR_MODEL_AFTER = [r"için|के लिए|को|에게|께|한테|へ|に|向け|宛て|用"]
+# a relative clause after who is named ("Modelu językowy, który streszczasz ...:")
+WHO = [
+    r"that|which|who|que|qui|die|der|das|dat|che|som|który|która|które|którzy|który|"
+    r"который|которая|которые|що|який|яка|які|yang|mà|الذي|التي|जो",
+]
+# "this" before what a model is reading ("diese Seite", "questo annuncio", "tę wiadomość")
+THIS = [
+    r"this|these|diese[rsnm]?|ce|cet|cette|ces|este|esta|estos|estas|esse|essa|isto|questo|"
+    r"questa|questi|queste|deze|dit|ten|ta|tę|to|tego|tej|ten här|den här|det här|detta|denna|"
+    r"этот|эта|это|этому|этой|эти|этого|эту|цей|ця|це|цього|цю|цієї|bu|şu|इस|هذه|هذا",
+    r"这|此|本|この|이",
+]
+# a model named as it reads: "IA lisant ce courriel", "modello che leggi" (participles of
+# reading, processing and summarising)...
+READING = [
+    r"lisant|traitant|résumant|analysant|leyendo|procesando|resumiendo|analizando|leggendo|"
+    r"elaborando|riassumendo|che leggi|lendo|processando|resumindo|analisando|lesend\w*|"
+    r"verarbeitend\w*|zusammenfassend\w*|lezend\w*|czytając\w*|przetwarzając\w*|"
+    r"streszczając\w*|läser|läsande|читающ\w*|обрабатывающ\w*|читаюч\w*|що читаєш|"
+    r"okuyorsan|okuyan|membaca|yang membaca|đang đọc",
+]
+# ...or before it, where the language puts it there ("이 채팅을 읽는 AI")
+READING_BEFORE = [
+    r"okuyan|işleyen|özetleyen|읽는|처리하는|요약하는|読んでいる|処理している|正在阅读的"
+]
