@@ -79,7 +79,10 @@ def test_the_carriers_set_is_split_by_author() -> None:
     items = poisoning.load(shipped="carriers")
     assert len(items) >= 1000
     authors = {split: {i.id[:3] for i in items if i.split == split} for split in ("dev", "test")}
-    assert authors == {"dev": {"ca-", "cc-", "ce-", "cf-", "cm-"}, "test": {"cb-", "cd-"}}
+    assert authors == {
+        "dev": {"ca-", "cc-", "ce-", "cf-", "cg-", "ch-", "cm-"},
+        "test": {"cb-", "cd-"},
+    }
     assert len({i.lang for i in items}) >= 15
     with pytest.raises(InvalidInputError, match="no shipped set"):
         poisoning.load(shipped="agentdojo")

@@ -231,8 +231,10 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             rf"{alt(SEND)}{_GAP}{alt(DATA)}[^.!?。！？\n]{{0,100}}?{_DESTINATION}|"
             rf"{alt(SEND)}{_NEAR}{_DESTINATION}{_GAP}{alt(STRONG_DATA)}|"
             r"(?:https?://)?[\w-]+(?:\.[\w-]+)+/[^\s)\"']*[?&][\w-]+=(?:\{[^}\s]*\}|<[^>]+>|"
-            r"\$\{?\w+|\[[^\]]+\]|(?!YOUR_)[A-Z_]*(?:NOTES|DATA|MEMOR|CHAT|CONVERSATION|HISTORY|"
-            r"SUMMARY|PASSWORD|EMAIL|ADDRESS|USER|CONTEXT|TRANSCRIPT)[A-Z_]*\b|(?=[\s)\"']|$))|"
+            # a placeholder is written in capitals ("m=EMAIL"); "utm_medium=email" is a value
+            r"\$\{?\w+|\[[^\]]+\]|(?-i:(?!YOUR_)[A-Z_]*(?:NOTES|DATA|MEMOR|CHAT|CONVERSATION|"
+            r"HISTORY|SUMMARY|PASSWORD|EMAIL|ADDRESS|USER|CONTEXT|TRANSCRIPT)[A-Z_]*\b)|"
+            r"(?=[\s)\"']|$))|"
             # the data in the address itself, a subdomain or a path segment to fill in:
             # https://{email}.x.example/, https://x.example/p/<chat_summary>.png
             r"https?://[^\s\"']*?(?:[{<\[][^}>\]\s]*" + _DATA_SLOT + r"[^}>\]\s]*[}>\]]|"
@@ -435,10 +437,14 @@ _EXAMPLE_BEFORE = re.compile(
     r"как|типа|например|наприклад|такі як|зокрема|misalnya|contohnya|seperti|như|chẳng hạn|"
     r"ví dụ|antara lain|(?:the |a |with the )?(?:phrase|sentence)|frase|Satz|zin|"
     r"zdanie|фраза|cümle|(?:try|prompt|ask|type)\s*:)|مثل|जैसे|उदाहरण के लिए|वाक्य|例[：:]|例如|"
-    r"比如|예[：:]?|예를 들어|[\w.]\()[\s:：,]*$",
+    r"比如|예[：:]?|예를 들어|[\w.]\(|"
+    # reported: what someone typed, wrote or tried, what a file or a line says
+    r"\b(?:typed|wrote|writes|tried|replied|replying with|asked|contains(?: the line)?|reads|"
+    r"input|output|schreef|schrieb|waarin staat|écrit|escribió|scrisse|написал\w*|вроде|"
+    r"yazmış|yazdı))[\s:：,]*$",
     re.IGNORECASE,
 )
-_EXAMPLE_AFTER = re.compile(r"^\s*(?:gibi|같은|와 같은|などの|のような|といった|等|之类|mwb)")
+_EXAMPLE_AFTER = re.compile(r"^\s*(?:gibi|같은|와 같은|など|のような|といった|等|之类)")
 
 
 def _quoted_example(text: str, start: int, end: int) -> bool:
@@ -483,7 +489,9 @@ def _prefilter() -> Prefilter:
 # "d'une IA doit" (of an AI), "AI-assistenter ..., men inlämnade texter ska" (but the
 # texts must), "एआई द्वारा तैयार" (prepared by AI).
 _OF_AN_AI = re.compile(
-    r"(?:\bd'une?|\bde l'|\bde la|\bdu|\bdes|\bdel|\bdella|\bdell'|\bder|\bvan de|\bvan het|\bav|"
+    r"(?:\b(?:our|my|their|unser\w*|notre|nos|nuestro|nuestra|il nostro|la nostra|nosso|nossa|"
+    r"onze|nasz\w*|наш\w*|bizim)\s+(?:\w+[ -])?|"
+    r"\bd'une?|\bde l'|\bde la|\bdu|\bdes|\bdel|\bdella|\bdell'|\bder|\bvan de|\bvan het|\bav|"
     r"\bfrån|\bod|\bот|\bвід|\bby|\bof|\bfor)\s*$",
     re.IGNORECASE,
 )
@@ -508,7 +516,7 @@ _PASSIVE = re.compile(r"^\s+(?:not\s+)?be\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|ne)\b", 
 def _not_the_readers(text: str, match: re.Match[str]) -> bool:
     """Is an "AI ... must" match an obligation on someone other than the model reading?"""
     span = match.group(0)
-    before = text[max(0, match.start() - 10) : match.start()]
+    before = text[max(0, match.start() - 25) : match.start()]
     return bool(
         _REGULATION.search(span)
         or _CONTRAST.search(span)
@@ -525,10 +533,24 @@ _LOG_PREFIX = re.compile(
 )
 
 
-def _logged(text: str, start: int) -> bool:
-    """Is the match at `start` on a log line, after its time or level?"""
+# an email's subject line ("Subject: SYSTEM NOTICE: maintenance on Saturday")
+_SUBJECT = re.compile(
+    r"^\s*(?:Subject|Betreff|Objet|Asunto|Oggetto|Assunto|Onderwerp|Temat|Тема|Konu|Ämne|"
+    r"主题|主題|件名|제목)\s*[:：]",
+    re.IGNORECASE,
+)
+# a YAML key holding a block of text ("system: |"), as prompt files in a repository do
+_BLOCK_KEY = re.compile(r"^\s*[|>][-+]?\s*$")
+
+
+def _logged(text: str, start: int, end: int = -1) -> bool:
+    """Is the match at `start` a log line's, after its time or level, an email subject's,
+    or (ending at `end`) a YAML key's?"""
     line = text[text.rfind("\n", 0, start) + 1 : start]
-    return bool(_LOG_PREFIX.search(line))
+    if _LOG_PREFIX.search(line) or _SUBJECT.match(line):
+        return True
+    rest = text[end : text.find("\n", end) if text.find("\n", end) >= 0 else None]
+    return end >= 0 and not line.strip() and bool(_BLOCK_KEY.match(rest))
 
 
 def _heading(text: str, match: re.Match[str]) -> bool:
@@ -589,7 +611,9 @@ def _scan(text: str, found: dict[str, _Evidence], *, plain: bool) -> None:
         elif family == "addressed":  # the first address that is not a heading's dash
             match = next((m for m in pattern.finditer(text) if not _heading(text, m)), None)
         elif family == "fake-system":  # the first tag that is not a log line's own
-            match = next((m for m in pattern.finditer(text) if not _logged(text, m.start())), None)
+            match = next(
+                (m for m in pattern.finditer(text) if not _logged(text, m.start(), m.end())), None
+            )
         elif family == "labelled-for-model":  # tried at each colon, from its label's start
             match = _labelled(text, pattern)
         elif family == "side-effect-call":  # the first call that is not a line of code or log
