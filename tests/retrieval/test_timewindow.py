@@ -41,6 +41,12 @@ def _days(query: str, reference: datetime = REFERENCE) -> tuple[object, object]:
         ("the winter of 2022", date(2022, 12, 1), date(2023, 3, 1)),
         ("What did John do in 2022?", date(2022, 1, 1), date(2023, 1, 1)),
         ("during 2021", date(2021, 1, 1), date(2022, 1, 1)),
+        # a part of a year: a third of it, or a half
+        ("Where was I living at the start of 2023?", date(2023, 1, 1), date(2023, 5, 1)),
+        ("in early 2023", date(2023, 1, 1), date(2023, 5, 1)),
+        ("in mid-2021", date(2021, 5, 1), date(2021, 9, 1)),
+        ("by the end of 2022", -INF, date(2023, 1, 1)),
+        ("the second half of 2020", date(2020, 7, 1), date(2021, 1, 1)),
         # a month or day without a year takes the one the question names
         ("between August 11 and August 15 2023", date(2023, 8, 11), date(2023, 8, 16)),
         ("in June, or was it 2021?", date(2021, 6, 1), date(2021, 7, 1)),

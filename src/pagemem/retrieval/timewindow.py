@@ -65,6 +65,13 @@ _MONTHS = {
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _ORD = r"(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
+# a part of a year: its first month and how many months it spans
+_PARTS = {
+    "start": (1, 4), "beginning": (1, 4), "early": (1, 4),
+    "middle": (5, 4), "mid": (5, 4),
+    "end": (9, 4), "late": (9, 4),
+    "first half": (1, 6), "second half": (7, 6),
+}  # fmt: skip
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _SEASONS = {"spring": (3, 3), "summer": (6, 3), "autumn": (9, 3), "fall": (9, 3), "winter": (12, 3)}
 _NUMBERS = {
@@ -135,6 +142,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             + r"\b(?:the\s+)?(?P<season>spring|summer|autumn|fall|winter)\s+(?:of\s+)?"
             + _YEAR
             + r"\b"
+        ),
+    ),
+    (
+        "part-of-year",
+        re.compile(
+            _SIDE
+            + r"\b(?:(?:the\s+)?(?P<part>start|beginning|end|middle|first\s+half|second\s+half)"
+            r"\s+of\s+(?:the\s+year\s+)?|(?P<early>early|late|mid)[\s-]+)" + _YEAR + r"\b"
         ),
     ),
     (
@@ -307,6 +322,10 @@ def _read(
             return _months(int(group["year"]), _MONTHS[group["month"]], 1)
         if kind == "season":
             first, length = _SEASONS[group["season"]]
+            return _months(int(group["year"]), first, length)
+        if kind == "part-of-year":  # "at the start of 2023", "late 2022": a third or a half
+            part = " ".join((group["part"] or group["early"]).split())
+            first, length = _PARTS[part]
             return _months(int(group["year"]), first, length)
         if kind == "year":
             return _months(int(group["year"]), 1, 12)
