@@ -564,9 +564,27 @@ def _heading(text: str, match: re.Match[str]) -> bool:
     return bool(cased) and sum(w[0].isupper() for w in cased) >= 0.6 * len(cased)
 
 
+_READER_WORD = re.compile(_READER, _I)
+_TAG = re.compile(r"^[ \t]*(?:\[[^\]\n]{1,30}\][ \t]*)?([^\n:：]{1,40}?)[ \t]*[:：]", re.MULTILINE)
+
+
+def _speaker(text: str, match: re.Match[str]) -> bool:
+    """Is an address the speaker tag of a transcript ("SkyWays Assistant: Hi!"), a tag that
+    begins two lines or more? What the assistant is shown saying is scanned all the same."""
+    span = match.group(0)
+    words = match.start() + len(span) - len(span.lstrip(".!?;:()[]—–>'\"«“‘ \n\t"))
+    tag = _TAG.match(text, text.rfind("\n", 0, words) + 1)
+    # the address is the tag itself: a name with a model's word in it, then the colon
+    if tag is None or not tag.start(1) <= match.end() <= tag.end() + 2:
+        return False
+    if not _READER_WORD.search(tag.group(1)):
+        return False
+    name = tag.group(1).strip().lower()
+    return sum(t.group(1).strip().lower() == name for t in _TAG.finditer(text)) >= 2
+
+
 _COLON = re.compile(r"[:：]\s*\S")
 _LABEL_END = re.compile(r"[.!?。！？\n:：][^.!?。！？\n:：]*$")
-_READER_WORD = re.compile(_READER, _I)
 
 
 def _labelled(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
@@ -608,8 +626,15 @@ def _scan(text: str, found: dict[str, _Evidence], *, plain: bool) -> None:
             continue
         if family == "ai-obligation":  # the first obligation that is on the reader
             match = next((m for m in pattern.finditer(text) if not _not_the_readers(text, m)), None)
-        elif family == "addressed":  # the first address that is not a heading's dash
-            match = next((m for m in pattern.finditer(text) if not _heading(text, m)), None)
+        elif family == "addressed":  # the first address not a heading's or a speaker's
+            match = next(
+                (
+                    m
+                    for m in pattern.finditer(text)
+                    if not _heading(text, m) and not _speaker(text, m)
+                ),
+                None,
+            )
         elif family == "fake-system":  # the first tag that is not a log line's own
             match = next(
                 (m for m in pattern.finditer(text) if not _logged(text, m.start(), m.end())), None
