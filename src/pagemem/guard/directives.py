@@ -579,8 +579,9 @@ def _speaker(text: str, match: re.Match[str]) -> bool:
         return False
     if not _READER_WORD.search(tag.group(1)):
         return False
-    name = tag.group(1).strip().lower()
-    return sum(t.group(1).strip().lower() == name for t in _TAG.finditer(text)) >= 2
+    name: str = tag.group(1).strip().lower()
+    lines = sum(str(t.group(1)).strip().lower() == name for t in _TAG.finditer(text))
+    return lines >= 2
 
 
 _COLON = re.compile(r"[:：]\s*\S")
