@@ -42,6 +42,15 @@ from pagemem.guard.lexicon import (
     VOID,
     alt,
 )
+from pagemem.guard.placement import (
+    coded,
+    discount,
+    heading,
+    labelled,
+    logged,
+    not_the_readers,
+    speaker,
+)
 from pagemem.guard.prefilter import Prefilter, load_formulas
 from pagemem.guard.readers import (
     AGENT,
@@ -348,31 +357,6 @@ _TALKS_TO_MODEL = re.compile(
     r"\b(?:please|bitte|por favor|per favore|s'il vous plaît|proszę|пожалуйста|lütfen|vui lòng)\b",
     re.IGNORECASE,
 )
-# Text about instructions rather than to the model: examples, tutorials, reporting.
-_META = re.compile(
-    r"(?<![\w.])(?:e\.g\.|for example|for instance|such as|example:|prompt injection|"
-    r"injection attack|(?:a|the|this) technique|prompt format|researchers|templates?|tip:|"
-    r"are wrapped in|injeção de prompt|inyección de prompt|injection de prompt|known as|"
-    r"so-called|populari[sz]ed|prompts? (?:that|like|such)|jailbreaks? (?:like|such)|"
-    r"ricercatori|frasi come|ad esempio|per esempio|por ejemplo|par exemple|zum Beispiel|"
-    r"z\.\s?B\.|chercheurs|investigadores|pesquisadores|Forscher|onderzoekers|badacze|"
-    r"исследовател\w*|naukowcy|araştırmacılar|例如|研究人员|例えば|研究者|예를 들어|연구진|"
-    r"phrases (?:like|such as)|Sätze wie|des phrases comme|frases como|например|наприклад|"
-    r"injeksi prompt|tấn công chèn lệnh|ví dụ như|"
-    r"jailbreak prompts?|jailbreaks)(?!\w)",
-    re.IGNORECASE,
-)
-# The same cues in scripts without spaces, where a word boundary cannot be asked for.
-_META_UNSPACED = re.compile(
-    r"プロンプトインジェクション|などの|のような|提示词注入|提示注入|诸如|比如|"
-    r"프롬프트 인젝션|와 같은|같은 문장"
-)
-# "Providers of AI models must...": obligations on people who build AI, not on the reader.
-_REGULATION = re.compile(
-    r"\b(?:providers?|developers?|vendors?|deployers?|makers?|manufacturers?|companies|firms|"
-    r"operators?) of\b|\bAI Act\b|\bregulat\w+",
-    re.IGNORECASE,
-)
 _SPEAKS_TO_MODEL = ("addressed", "hidden-instruction", "unicode-tags")
 
 
@@ -403,68 +387,6 @@ class _Evidence:
         return self.discount < 1.0
 
 
-def _discount(text: str, start: int, end: int) -> float:
-    """1 unless text[start:end] is next to 'such as', 'e.g.', 'researchers' and the like
-    (0.3), or quoted as an example ("texts such as „Ignoriere alle vorherigen …“", 0.1)."""
-    # within the match's own paragraph: a "Tip:" above a planted line does not excuse it
-    # (a match may begin with the boundary before it: its words are where it starts)
-    start += len(text[start:end]) - len(text[start:end].lstrip(".!?;:()[]—–>'\"«“‘ \n\t"))
-    before = text[max(0, start - 100) : start].rpartition("\n\n")[2]
-    after = text[end : end + 40].partition("\n\n")[0]
-    if _quoted_example(text, start, end):
-        return 0.1
-    if any(cue.search(before) or cue.search(after) for cue in (_META, _META_UNSPACED)):
-        return 0.3
-    return 1.0
-
-
-_OPENING = "\"'„“«‘‚「『”»"
-_CLOSING = {
-    "„": '“”"',
-    "‚": "‘’'",
-    "«": "»",
-    "»": "«",
-    "「": "」",
-    "『": "』",
-    "“": '”"',
-    "‘": "’'",
-}
-# what introduces a quoted example, just before it or (in languages that put it there) after
-_EXAMPLE_BEFORE = re.compile(
-    r"(?:\b(?:like|such as|as|e\.g\.|say|says|saying|said|wie|etwa|zoals|als|comme|"
-    r"tel(?:le)?s? que|"
-    r"como|come|tipo|quali|na przykład|np\.|typu|jak|till exempel|t\.ex\.|som|örneğin|mesela|"
-    r"как|типа|например|наприклад|такі як|зокрема|misalnya|contohnya|seperti|như|chẳng hạn|"
-    r"ví dụ|antara lain|(?:the |a |with the )?(?:phrase|sentence)|frase|Satz|zin|"
-    r"zdanie|фраза|cümle|(?:try|prompt|ask|type)\s*:)|مثل|जैसे|उदाहरण के लिए|वाक्य|例[：:]|例如|"
-    r"比如|예[：:]?|예를 들어|[\w.]\(|"
-    # reported: what someone typed, wrote or tried, what a file or a line says
-    r"\b(?:typed|wrote|writes|tried|replied|replying with|asked|contains(?: the line)?|reads|"
-    r"input|output|schreef|schrieb|waarin staat|écrit|escribió|scrisse|написал\w*|вроде|"
-    r"yazmış|yazdı))[\s:：,]*$",
-    re.IGNORECASE,
-)
-_EXAMPLE_AFTER = re.compile(r"^\s*(?:gibi|같은|와 같은|など|のような|といった|等|之类)")
-
-
-def _quoted_example(text: str, start: int, end: int) -> bool:
-    """Does text[start:end] sit inside quotation marks that an example cue introduces?"""
-    window = text[max(0, start - 200) : start]
-    opened = max((window.rfind(q) for q in _OPENING), default=-1)
-    if opened < 0:
-        return False
-    quote = window[opened]
-    at = max(0, start - 200) + opened
-    closers = _CLOSING.get(quote, quote)
-    close = min((i for i in (text.find(c, end) for c in closers) if i >= 0), default=-1)
-    if close < 0 or close - end > 200 or "\n" in text[at:start]:
-        return False
-    return bool(
-        _EXAMPLE_BEFORE.search(text[max(0, at - 40) : at])
-        or _EXAMPLE_AFTER.search(text[close + 1 : close + 12])
-    )
-
-
 def prefilter_patterns() -> dict[str, re.Pattern[str]]:
     """Every pattern a scan may skip: the families and their gates."""
     gates = {f"gate:{family}": gate for family, gate in _GATES.items()}
@@ -485,137 +407,6 @@ def _prefilter() -> Prefilter:
     return Prefilter(patterns, load_formulas(patterns, blob))
 
 
-# An obligation on something the AI made or is used for, or on another clause's subject:
-# "d'une IA doit" (of an AI), "AI-assistenter ..., men inlämnade texter ska" (but the
-# texts must), "एआई द्वारा तैयार" (prepared by AI).
-_OF_AN_AI = re.compile(
-    r"(?:\b(?:our|my|their|unser\w*|notre|nos|nuestro|nuestra|il nostro|la nostra|nosso|nossa|"
-    r"onze|nasz\w*|наш\w*|bizim)\s+(?:\w+[ -])?|"
-    r"\bd'une?|\bde l'|\bde la|\bdu|\bdes|\bdel|\bdella|\bdell'|\bder|\bvan de|\bvan het|\bav|"
-    r"\bfrån|\bod|\bот|\bвід|\bby|\bof|\bfor)\s*$",
-    re.IGNORECASE,
-)
-# "but" puts the modal in another clause; द्वारा ("by") after the AI makes it the maker.
-_CONTRAST = re.compile(
-    r"\b(?:but|however|men|ma|mais|aber|pero|mas|maar|ale|но|але|ama|tapi|nhưng)\b|"
-    r"द्वारा",
-    re.IGNORECASE,
-)
-
-
-# "Om du har använt AI ska du ...": the AI is a tool someone used
-_USED = re.compile(
-    r"\b(?:use[ds]?|using|used|använt|använder|genutzt|benutzt|nutzt|utilisé|utilisez|usado|"
-    r"usato|gebruikt|użył\w*|korzysta\w*|использ\w*|kullan\w*)\s+(?:an? |the |de |die |l')?$",
-    re.IGNORECASE,
-)
-# "chatbots must not be used for work": the AI is what is used, not who must act
-_PASSIVE = re.compile(r"^\s+(?:not\s+)?be\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|ne)\b", re.IGNORECASE)
-
-
-def _not_the_readers(text: str, match: re.Match[str]) -> bool:
-    """Is an "AI ... must" match an obligation on someone other than the model reading?"""
-    span = match.group(0)
-    before = text[max(0, match.start() - 25) : match.start()]
-    return bool(
-        _REGULATION.search(span)
-        or _CONTRAST.search(span)
-        or _OF_AN_AI.search(before)
-        or _USED.search(text[max(0, match.start() - 25) : match.start()])
-        or _PASSIVE.search(text[match.end() : match.end() + 40])
-    )
-
-
-# the start of a log line: a time ("02:14:08", "[14:03:31]") or a level ("INFO", "DEBUG")
-_LOG_PREFIX = re.compile(
-    r"(?:\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\]?|\b(?:INFO|DEBUG|WARN(?:ING)?|ERROR|TRACE|NOTICE|"
-    r"FATAL)\b\]?)[^\n]{0,60}$"
-)
-
-
-# an email's subject line ("Subject: SYSTEM NOTICE: maintenance on Saturday")
-_SUBJECT = re.compile(
-    r"^\s*(?:Subject|Betreff|Objet|Asunto|Oggetto|Assunto|Onderwerp|Temat|Тема|Konu|Ämne|"
-    r"主题|主題|件名|제목)\s*[:：]",
-    re.IGNORECASE,
-)
-# a YAML key holding a block of text ("system: |"), as prompt files in a repository do
-_BLOCK_KEY = re.compile(r"^\s*[|>][-+]?\s*$")
-
-
-def _logged(text: str, start: int, end: int = -1) -> bool:
-    """Is the match at `start` a log line's, after its time or level, an email subject's,
-    or (ending at `end`) a YAML key's?"""
-    line = text[text.rfind("\n", 0, start) + 1 : start]
-    if _LOG_PREFIX.search(line) or _SUBJECT.match(line):
-        return True
-    rest = text[end : text.find("\n", end) if text.find("\n", end) >= 0 else None]
-    return end >= 0 and not line.strip() and bool(_BLOCK_KEY.match(rest))
-
-
-def _heading(text: str, match: re.Match[str]) -> bool:
-    """Does an address end in a dash before a title ("Notewise AI - Your Notes, With an
-    Assistant That Remembers", "... TRỢ LÝ AI - Công ty Cổ phần Minh Long")?"""
-    if not re.search(r"\s[—–-]\s+\S$", match.group(0)):
-        return False
-    end = text.find("\n", match.end())
-    words = [w for w in text[match.end() - 1 : end if end >= 0 else None].split() if w[0].isalpha()]
-    cased = [w for w in words if w[0].isupper() or w[0].islower()]
-    return bool(cased) and sum(w[0].isupper() for w in cased) >= 0.6 * len(cased)
-
-
-_READER_WORD = re.compile(_READER, _I)
-_TAG = re.compile(r"^[ \t]*(?:\[[^\]\n]{1,30}\][ \t]*)?([^\n:：]{1,40}?)[ \t]*[:：]", re.MULTILINE)
-
-
-def _speaker(text: str, match: re.Match[str]) -> bool:
-    """Is an address the speaker tag of a transcript ("SkyWays Assistant: Hi!"), a tag that
-    begins two lines or more? What the assistant is shown saying is scanned all the same."""
-    span = match.group(0)
-    words = match.start() + len(span) - len(span.lstrip(".!?;:()[]—–>'\"«“‘ \n\t"))
-    tag = _TAG.match(text, text.rfind("\n", 0, words) + 1)
-    # the address is the tag itself: a name with a model's word in it, then the colon
-    if tag is None or not tag.start(1) <= match.end() <= tag.end() + 2:
-        return False
-    if not _READER_WORD.search(tag.group(1)):
-        return False
-    name: str = tag.group(1).strip().lower()
-    lines = sum(str(t.group(1)).strip().lower() == name for t in _TAG.finditer(text))
-    return lines >= 2
-
-
-_COLON = re.compile(r"[:：]\s*\S")
-_LABEL_END = re.compile(r"[.!?。！？\n:：][^.!?。！？\n:：]*$")
-
-
-def _labelled(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
-    """`pattern` (a label for a model, then a colon) tried at each colon, from where its
-    label starts, and only when the label names a reader: labels do not overlap, so
-    that is one look for a reader over the text, not one at every character."""
-    for colon in _COLON.finditer(text):
-        lo = max(0, colon.start() - 160)
-        end = _LABEL_END.search(text, lo, colon.start())
-        begin = end.start() if end else lo
-        if not _READER_WORD.search(text, begin, colon.start()):
-            continue
-        starts = [begin] + [i for i in range(begin + 1, colon.start()) if text[i] in "[("]
-        for at in starts:
-            at += text[at] == "\n"
-            if match := pattern.match(text, at, colon.end()):
-                return match
-    return None
-
-
-# a line of code up to a call: "transfer = client.send_money(", "    await store.delete_file("
-_CODE_LINE = re.compile(r"^\s*(?:>>>\s*)?(?:[\w.\[\]'\"]+\s*=\s*)?(?:await\s+|return\s+)?$")
-
-
-def _coded(text: str, start: int) -> bool:
-    """Is the call at `start` a statement of code or a log's record of one?"""
-    line = text[text.rfind("\n", 0, start) + 1 : start]
-    return bool(_CODE_LINE.match(line) or _LOG_PREFIX.search(line))
-
-
 def _scan(text: str, found: dict[str, _Evidence], *, plain: bool) -> None:
     possible = _prefilter().admitted(text)  # a family outside it cannot match: not run
     for family, (weight, pattern) in _FAMILIES.items():
@@ -626,29 +417,29 @@ def _scan(text: str, found: dict[str, _Evidence], *, plain: bool) -> None:
         ):
             continue
         if family == "ai-obligation":  # the first obligation that is on the reader
-            match = next((m for m in pattern.finditer(text) if not _not_the_readers(text, m)), None)
+            match = next((m for m in pattern.finditer(text) if not not_the_readers(text, m)), None)
         elif family == "addressed":  # the first address not a heading's or a speaker's
             match = next(
                 (
                     m
                     for m in pattern.finditer(text)
-                    if not _heading(text, m) and not _speaker(text, m)
+                    if not heading(text, m) and not speaker(text, m)
                 ),
                 None,
             )
         elif family == "fake-system":  # the first tag that is not a log line's own
             match = next(
-                (m for m in pattern.finditer(text) if not _logged(text, m.start(), m.end())), None
+                (m for m in pattern.finditer(text) if not logged(text, m.start(), m.end())), None
             )
         elif family == "labelled-for-model":  # tried at each colon, from its label's start
-            match = _labelled(text, pattern)
+            match = labelled(text, pattern)
         elif family == "side-effect-call":  # the first call that is not a line of code or log
-            match = next((m for m in pattern.finditer(text) if not _coded(text, m.start())), None)
+            match = next((m for m in pattern.finditer(text) if not coded(text, m.start())), None)
         else:
             match = pattern.search(text)
         if match:
-            discount = _discount(text, match.start(), match.end()) if plain else 1.0
-            found[family] = _Evidence(weight, match.group(0).strip(), discount)
+            counts = discount(text, match.start(), match.end()) if plain else 1.0
+            found[family] = _Evidence(weight, match.group(0).strip(), counts)
     for match in _HIDDEN.finditer(text):
         inner = next((group for group in match.groups()[::-1] if group), "") or ""
         if match.group(2):
