@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 
@@ -53,8 +54,8 @@ from pagemem.guard.placement import (
 )
 from pagemem.guard.prefilter import Prefilter, load_formulas
 from pagemem.guard.readers import (
-    AGENT,
     AI_READER,
+    ANY_READER,
     FOR_MODEL,
     FOR_MODEL_AFTER,
     IF_AI,
@@ -80,8 +81,6 @@ _GAP = r"[^.!?。！？\n]{0,60}?"
 _NEAR = r"[^.!?。！？\n]{0,30}?"
 
 _AI = alt(AI_READER + PROCESSOR)
-# who a labelled note is for: a model, or an agent of some kind ("the file agent")
-_READER = alt(AI_READER + PROCESSOR + AGENT)
 _LABEL = r"[^\n.!?。！？:：\"{}]{0,60}?"
 # what a slot in an exfiltration address names: the user's data, not an id or a page
 _DATA_SLOT = (
@@ -164,10 +163,10 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
     "labelled-for-model": (
         0.5,
         re.compile(
-            rf"(?:^|[.!?。！？\[(:：]\s*){_LABEL}(?:{alt(FOR_MODEL)}\s*(?:\S+\s+){{0,2}}?{_READER}|"
-            rf"{_READER}{_LABEL}{alt(FOR_MODEL_AFTER)}|"
+            rf"(?:^|[.!?。！？\[(:：]\s*){_LABEL}(?:{alt(FOR_MODEL)}\s*(?:\S+\s+){{0,2}}?{ANY_READER}|"
+            rf"{ANY_READER}{_LABEL}{alt(FOR_MODEL_AFTER)}|"
             # a relative clause about this very text ("..., który streszczasz to zaproszenie:")
-            rf"{_READER}(?:\s+\S+)?,?\s+{alt(WHO)}\s{_LABEL}(?<!\w){alt(THIS)}\s)"
+            rf"{ANY_READER}(?:\s+\S+)?,?\s+{alt(WHO)}\s{_LABEL}(?<!\w){alt(THIS)}\s)"
             rf"{_LABEL}[:：]\s*\S",
             _I,
         ),
@@ -407,6 +406,17 @@ def _prefilter() -> Prefilter:
     return Prefilter(patterns, load_formulas(patterns, blob))
 
 
+# Matches whose place makes them something else (`placement`): an obligation on someone
+# other than the reader, a heading's dash or a transcript's speaker tag, a log line's or
+# a subject line's system tag, a call that is a line of code.
+_EXCUSED: dict[str, Callable[[str, re.Match[str]], bool]] = {
+    "ai-obligation": not_the_readers,
+    "addressed": lambda text, match: heading(text, match) or speaker(text, match),
+    "fake-system": logged,
+    "side-effect-call": coded,
+}
+
+
 def _scan(text: str, found: dict[str, _Evidence], *, plain: bool) -> None:
     possible = _prefilter().admitted(text)  # a family outside it cannot match: not run
     for family, (weight, pattern) in _FAMILIES.items():
@@ -416,25 +426,10 @@ def _scan(text: str, found: dict[str, _Evidence], *, plain: bool) -> None:
             f"gate:{family}" not in possible or not gate.search(text)
         ):
             continue
-        if family == "ai-obligation":  # the first obligation that is on the reader
-            match = next((m for m in pattern.finditer(text) if not not_the_readers(text, m)), None)
-        elif family == "addressed":  # the first address not a heading's or a speaker's
-            match = next(
-                (
-                    m
-                    for m in pattern.finditer(text)
-                    if not heading(text, m) and not speaker(text, m)
-                ),
-                None,
-            )
-        elif family == "fake-system":  # the first tag that is not a log line's own
-            match = next(
-                (m for m in pattern.finditer(text) if not logged(text, m.start(), m.end())), None
-            )
-        elif family == "labelled-for-model":  # tried at each colon, from its label's start
+        if family == "labelled-for-model":  # tried at each colon, from its label's start
             match = labelled(text, pattern)
-        elif family == "side-effect-call":  # the first call that is not a line of code or log
-            match = next((m for m in pattern.finditer(text) if not coded(text, m.start())), None)
+        elif excused := _EXCUSED.get(family):  # the first match its place does not excuse
+            match = next((m for m in pattern.finditer(text) if not excused(text, m)), None)
         else:
             match = pattern.search(text)
         if match:

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pagemem.guard.lexicon import alt
-from pagemem.guard.readers import AGENT, AI_READER, PROCESSOR
+from pagemem.guard.readers import ANY_READER
 
 __all__ = [
     "coded",
@@ -50,16 +49,27 @@ _REGULATION = re.compile(
 )
 
 
+def _words_start(text: str, start: int, end: int) -> int:
+    """Where the words of text[start:end] start: a match may begin with the boundary
+    before it (a full stop, a newline, a quotation mark)."""
+    span = text[start:end]
+    return start + len(span) - len(span.lstrip(".!?;:()[]—–>'\"«“‘ \n\t"))
+
+
+def _line_before(text: str, start: int) -> str:
+    """The line `start` is on, up to `start`."""
+    return text[text.rfind("\n", 0, start) + 1 : start]
+
+
 def discount(text: str, start: int, end: int) -> float:
     """1 unless text[start:end] is next to 'such as', 'e.g.', 'researchers' and the like
     (0.3), or quoted as an example ("texts such as „Ignoriere alle vorherigen …“", 0.1)."""
     # within the match's own paragraph: a "Tip:" above a planted line does not excuse it
-    # (a match may begin with the boundary before it: its words are where it starts)
-    start += len(text[start:end]) - len(text[start:end].lstrip(".!?;:()[]—–>'\"«“‘ \n\t"))
-    before = text[max(0, start - 100) : start].rpartition("\n\n")[2]
-    after = text[end : end + 40].partition("\n\n")[0]
+    start = _words_start(text, start, end)
     if _quoted_example(text, start, end):
         return 0.1
+    before = text[max(0, start - 100) : start].rpartition("\n\n")[2]
+    after = text[end : end + 40].partition("\n\n")[0]
     if any(cue.search(before) or cue.search(after) for cue in (_META, _META_UNSPACED)):
         return 0.3
     return 1.0
@@ -128,8 +138,6 @@ _CONTRAST = re.compile(
     r"द्वारा",
     re.IGNORECASE,
 )
-
-
 # "Om du har använt AI ska du ...": the AI is a tool someone used
 _USED = re.compile(
     r"\b(?:use[ds]?|using|used|använt|använder|genutzt|benutzt|nutzt|utilisé|utilisez|usado|"
@@ -148,7 +156,7 @@ def not_the_readers(text: str, match: re.Match[str]) -> bool:
         _REGULATION.search(span)
         or _CONTRAST.search(span)
         or _OF_AN_AI.search(before)
-        or _USED.search(text[max(0, match.start() - 25) : match.start()])
+        or _USED.search(before)
         or _PASSIVE.search(text[match.end() : match.end() + 40])
     )
 
@@ -158,8 +166,6 @@ _LOG_PREFIX = re.compile(
     r"(?:\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?\]?|\b(?:INFO|DEBUG|WARN(?:ING)?|ERROR|TRACE|NOTICE|"
     r"FATAL)\b\]?)[^\n]{0,60}$"
 )
-
-
 # an email's subject line ("Subject: SYSTEM NOTICE: maintenance on Saturday")
 _SUBJECT = re.compile(
     r"^\s*(?:Subject|Betreff|Objet|Asunto|Oggetto|Assunto|Onderwerp|Temat|Тема|Konu|Ämne|"
@@ -167,23 +173,28 @@ _SUBJECT = re.compile(
     re.IGNORECASE,
 )
 # a YAML key holding a block of text ("system: |"), as prompt files in a repository do
-_BLOCK_KEY = re.compile(r"^\s*[|>][-+]?\s*$")
+_BLOCK_KEY = re.compile(r"\s*[|>][-+]?\s*$")  # matched from the key's colon on
 
 
-def logged(text: str, start: int, end: int = -1) -> bool:
-    """Is the match at `start` a log line's, after its time or level, an email subject's,
-    or (ending at `end`) a YAML key's?"""
-    line = text[text.rfind("\n", 0, start) + 1 : start]
+def logged(text: str, match: re.Match[str]) -> bool:
+    """Is a (system) tag a log line's, after its time or level, an email subject's, or a
+    YAML key's?"""
+    line = _line_before(text, match.start())
     if _LOG_PREFIX.search(line) or _SUBJECT.match(line):
         return True
-    rest = text[end : text.find("\n", end) if text.find("\n", end) >= 0 else None]
-    return end >= 0 and not line.strip() and bool(_BLOCK_KEY.match(rest))
+    if line.strip():
+        return False
+    line_end = text.find("\n", match.end())
+    return bool(_BLOCK_KEY.match(text, match.end(), line_end if line_end >= 0 else len(text)))
+
+
+_DASH_END = re.compile(r"\s[—–-]\s+\S$")
 
 
 def heading(text: str, match: re.Match[str]) -> bool:
     """Does an address end in a dash before a title ("Notewise AI - Your Notes, With an
     Assistant That Remembers", "... TRỢ LÝ AI - Công ty Cổ phần Minh Long")?"""
-    if not re.search(r"\s[—–-]\s+\S$", match.group(0)):
+    if not _DASH_END.search(match.group(0)):
         return False
     end = text.find("\n", match.end())
     words = [w for w in text[match.end() - 1 : end if end >= 0 else None].split() if w[0].isalpha()]
@@ -191,24 +202,22 @@ def heading(text: str, match: re.Match[str]) -> bool:
     return bool(cased) and sum(w[0].isupper() for w in cased) >= 0.6 * len(cased)
 
 
-_READER_WORD = re.compile(alt(AI_READER + PROCESSOR + AGENT), re.IGNORECASE | re.MULTILINE)
+_READER_WORD = re.compile(ANY_READER, re.IGNORECASE | re.MULTILINE)
 _TAG = re.compile(r"^[ \t]*(?:\[[^\]\n]{1,30}\][ \t]*)?([^\n:：]{1,40}?)[ \t]*[:：]", re.MULTILINE)
 
 
 def speaker(text: str, match: re.Match[str]) -> bool:
     """Is an address the speaker tag of a transcript ("SkyWays Assistant: Hi!"), a tag that
     begins two lines or more? What the assistant is shown saying is scanned all the same."""
-    span = match.group(0)
-    words = match.start() + len(span) - len(span.lstrip(".!?;:()[]—–>'\"«“‘ \n\t"))
+    words = _words_start(text, match.start(), match.end())
     tag = _TAG.match(text, text.rfind("\n", 0, words) + 1)
     # the address is the tag itself: a name with a model's word in it, then the colon
     if tag is None or not tag.start(1) <= match.end() <= tag.end() + 2:
         return False
     if not _READER_WORD.search(tag.group(1)):
         return False
-    name: str = tag.group(1).strip().lower()
-    lines = sum(str(t.group(1)).strip().lower() == name for t in _TAG.finditer(text))
-    return lines >= 2
+    name = str(tag.group(1)).strip().lower()
+    return sum(str(t.group(1)).strip().lower() == name for t in _TAG.finditer(text)) >= 2
 
 
 _COLON = re.compile(r"[:：]\s*\S")
@@ -237,7 +246,7 @@ def labelled(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
 _CODE_LINE = re.compile(r"^\s*(?:>>>\s*)?(?:[\w.\[\]'\"]+\s*=\s*)?(?:await\s+|return\s+)?$")
 
 
-def coded(text: str, start: int) -> bool:
-    """Is the call at `start` a statement of code or a log's record of one?"""
-    line = text[text.rfind("\n", 0, start) + 1 : start]
+def coded(text: str, match: re.Match[str]) -> bool:
+    """Is a call a statement of code or a log's record of one?"""
+    line = _line_before(text, match.start())
     return bool(_CODE_LINE.match(line) or _LOG_PREFIX.search(line))

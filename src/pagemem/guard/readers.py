@@ -7,9 +7,12 @@ Fragments are joined with `lexicon.alt`, which bounds words of spaced scripts.
 
 from __future__ import annotations
 
+from pagemem.guard.lexicon import alt
+
 __all__ = [
     "AGENT",
     "AI_READER",
+    "ANY_READER",
     "FOR_MODEL",
     "FOR_MODEL_AFTER",
     "IF_AI",
@@ -230,7 +233,7 @@ FOR_MODEL = [
 FOR_MODEL_AFTER = [r"için|के लिए|को|에게|께|한테|へ|に|向け|宛て|用"]
 # a relative clause after who is named ("Modelu językowy, który streszczasz ...:")
 WHO = [
-    r"that|which|who|que|qui|die|der|das|dat|che|som|który|która|które|którzy|który|"
+    r"that|which|who|que|qui|die|der|das|dat|che|som|który|która|które|którzy|"
     r"который|которая|которые|що|який|яка|які|yang|mà|الذي|التي|जो",
 ]
 # "this" before what a model is reading ("diese Seite", "questo annuncio", "tę wiadomość")
@@ -253,3 +256,6 @@ READING = [
 READING_BEFORE = [
     r"okuyan|işleyen|özetleyen|읽는|처리하는|요약하는|読んでいる|処理している|正在阅读的"
 ]
+
+# Any of them, as one alternation: who a labelled note may be for.
+ANY_READER = alt(AI_READER + PROCESSOR + AGENT)
