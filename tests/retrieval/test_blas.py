@@ -22,6 +22,21 @@ def test_a_product_in_blocks_equals_the_whole_product(rows: int) -> None:
     assert np.allclose(blas.product(matrix, pair), matrix @ pair, atol=1e-4)
 
 
+def test_a_rows_product_does_not_depend_on_the_rows_beside_it() -> None:
+    """A note's cosine is the same number in a whole scan, a split scan and a second look
+    at a few rows: rankings do not move with how a product was cut."""
+    blas.single_threaded()
+    rng = np.random.default_rng(3)
+    matrix = rng.standard_normal((3 * blas.BLOCK_ROWS + 11, 384)).astype(np.float32)
+    vector = rng.standard_normal(384).astype(np.float32)
+    whole = blas.product(matrix, vector)
+    picked = np.asarray([0, 5, blas.BLOCK_ROWS + 3, len(matrix) - 1])
+    assert np.array_equal(blas.product(matrix[picked], vector), whole[picked])
+    assert np.array_equal(blas.product(matrix[: blas.BLOCK_ROWS], vector), whole[: blas.BLOCK_ROWS])
+    wide = blas.product(matrix, vector.astype(np.float64))  # another type: BLAS's product
+    assert wide.dtype == np.float64 and np.allclose(wide, whole, atol=1e-3)
+
+
 _COUNT = """
 import threading
 import numpy as np

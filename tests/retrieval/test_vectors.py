@@ -161,7 +161,7 @@ def test_rows_read_from_a_snapshot_are_never_written_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(vectors_module, "_RECENT_COPIED", 0)
-    restored = VectorSet(4)
+    restored = VectorSet(4, ann_threshold=4)  # past the threshold: the rows stay mapped
     restored.restore(
         {
             "vectors": _mapped_rows(np.eye(4, dtype=np.float32)),
@@ -171,6 +171,28 @@ def test_rows_read_from_a_snapshot_are_never_written_again(
     )
     with pytest.raises(ValueError, match="not written again"):
         restored.add_many(2, np.eye(4, dtype=np.float32)[:1], np.ones(1, bool))
+
+
+def test_a_snapshot_below_the_threshold_is_read_into_memory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every search reads such a set whole, and a product over a file's mapping ran at a
+    third of the speed: its rows are copied, and written like any added row."""
+    monkeypatch.setattr(vectors_module, "_RECENT_COPIED", 0)
+    rows = np.eye(4, dtype=np.float32)
+    restored = VectorSet(4, ann_threshold=5)
+    restored.restore(
+        {
+            "vectors": _mapped_rows(rows),
+            "vectors_present": np.ones(4, bool),
+            "vectors_sum": np.ones(4),
+        }
+    )
+    assert restored._base is None
+    restored.add_many(4, rows[:1], np.ones(1, bool))
+    assert np.array_equal(restored.rows([0, 1, 2, 3, 4]), np.vstack([rows, rows[:1]]))
+    scores, scored, _ = restored.scores(rows[2], centre=False)
+    assert scored.all() and scores[2] == pytest.approx(1.0) and scores[1] == pytest.approx(0.0)
 
 
 def test_a_process_that_built_a_graph_can_still_load_the_model() -> None:

@@ -55,8 +55,11 @@ def product(matrix: npt.NDArray[np.float32], vector: npt.NDArray[Any]) -> npt.ND
     calling thread and its helpers take in turn."""
     rows = len(matrix)
     workers = min(4, os.cpu_count() or 1)
-    if rows < _SPLIT_FROM or workers < 2 or not _limited:
-        result: npt.NDArray[Any] = matrix @ vector
+    simd = vector.ndim == 1 and vector.dtype == matrix.dtype  # see _matvec
+    multiply = _matvec if simd else np.matmul
+    # BLAS splits its own products over its threads when it has more than one
+    if rows < _SPLIT_FROM or workers < 2 or not (_limited or simd):
+        result: npt.NDArray[Any] = multiply(matrix, vector)
         return result
     out = np.empty((rows, *vector.shape[1:]), dtype=np.result_type(matrix, vector))
     blocks = range(0, rows, BLOCK_ROWS)
@@ -73,7 +76,7 @@ def product(matrix: npt.NDArray[np.float32], vector: npt.NDArray[Any]) -> npt.ND
                 start = blocks[taken]
                 taken += 1
             try:
-                out[start : start + BLOCK_ROWS] = matrix[start : start + BLOCK_ROWS] @ vector
+                out[start : start + BLOCK_ROWS] = multiply(matrix[start : start + BLOCK_ROWS], vector)
             except BaseException as error:  # handed to the caller
                 failed.append(error)
             finally:
@@ -92,6 +95,15 @@ def product(matrix: npt.NDArray[np.float32], vector: npt.NDArray[Any]) -> npt.ND
     if failed:
         raise failed[0]
     return out
+
+
+def _matvec(matrix: npt.NDArray[np.float32], vector: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """A matrix times a vector through numpy's own SIMD loop, not BLAS: OpenBLAS's
+    single-threaded sgemv read the rows at half the speed (100,000 x 384: 11.5 against
+    6.2 ms on one thread, 7.0 against 3.8 ms split over two; the sums differ in the last
+    bits only). The loop releases the interpreter lock, so the split still works."""
+    result: npt.NDArray[Any] = np.einsum("ij,j->i", matrix, vector)
+    return result
 
 
 def _executor(workers: int) -> ThreadPoolExecutor:
