@@ -266,12 +266,15 @@ class VectorSet:
         if not self._count:
             return out, scored, out
         ann = self._ann_index()
-        rows: npt.NDArray[np.int64] | slice
-        if ann is not None:
-            found = ann.search(query, min(self.ann_candidates, len(ann)))
-            rows = np.asarray(found.keys, dtype=np.int64)
-        else:  # every row, in place: no copy of the matrix or of its columns
-            rows = slice(0, n)
+        if ann is None:  # every row, in place: no copy of the matrix or of its columns
+            raw, near = self._cosines(slice(0, n), query, centre)
+            live = self._live[:n]
+            if not live.all():
+                raw[~live] = 0.0
+                near[~live] = 0.0  # the same array when not centred
+            return raw, live.copy(), near
+        found = ann.search(query, min(self.ann_candidates, len(ann)))
+        rows = np.asarray(found.keys, dtype=np.int64)
         out[rows], near = self._cosines(rows, query, centre)
         plain = out
         if centre:
