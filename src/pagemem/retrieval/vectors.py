@@ -37,6 +37,7 @@ import numpy.typing as npt
 from pagemem.retrieval import blas
 from pagemem.retrieval.bm25 import FloatArray
 from pagemem.retrieval.embed import Vectors
+from pagemem.retrieval.mapped import BLOCK_ROWS as PASS_ROWS
 from pagemem.retrieval.mapped import Blocks, MappedRows, spill
 
 __all__ = ["Part", "VectorSet", "usearch_index"]
@@ -214,7 +215,13 @@ class VectorSet:
         self._base = mapped.head(at) if mapped is not None and at else None
         self._at = at
         self._rows = np.zeros((max(16, 2 * (len(rows) - at)), self.dim), dtype=np.float32)
-        self._rows[: len(rows) - at] = rows[at:]
+        # a block at a time, the mapping's pages given back after each: the copy does not
+        # hold the rows twice
+        for start in range(at, len(rows), PASS_ROWS):
+            stop = min(len(rows), start + PASS_ROWS)
+            self._rows[start - at : stop - at] = rows[start:stop]
+            if mapped is not None:
+                mapped.release()
         self._live = np.zeros(at + len(self._rows), dtype=bool)  # room for the added too
         self._live[: len(rows)] = present
         self._size = len(rows)
