@@ -34,7 +34,8 @@ def test_a_rows_product_does_not_depend_on_the_rows_beside_it() -> None:
     assert np.array_equal(blas.product(matrix[picked], vector), whole[picked])
     assert np.array_equal(blas.product(matrix[: blas.BLOCK_ROWS], vector), whole[: blas.BLOCK_ROWS])
     wide = blas.product(matrix, vector.astype(np.float64))  # another type: BLAS's product
-    assert wide.dtype == np.float64 and np.allclose(wide, whole, atol=1e-3)
+    assert wide.dtype == np.float64
+    assert np.allclose(wide, whole, atol=1e-3)
 
 
 _COUNT = """

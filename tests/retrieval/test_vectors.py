@@ -192,7 +192,9 @@ def test_a_snapshot_below_the_threshold_is_read_into_memory(
     restored.add_many(4, rows[:1], np.ones(1, bool))
     assert np.array_equal(restored.rows([0, 1, 2, 3, 4]), np.vstack([rows, rows[:1]]))
     scores, scored, _ = restored.scores(rows[2], centre=False)
-    assert scored.all() and scores[2] == pytest.approx(1.0) and scores[1] == pytest.approx(0.0)
+    assert scored.all()
+    assert scores[2] == pytest.approx(1.0)
+    assert scores[1] == pytest.approx(0.0)
 
 
 def test_a_process_that_built_a_graph_can_still_load_the_model() -> None:

@@ -76,7 +76,8 @@ def product(matrix: npt.NDArray[np.float32], vector: npt.NDArray[Any]) -> npt.ND
                 start = blocks[taken]
                 taken += 1
             try:
-                out[start : start + BLOCK_ROWS] = multiply(matrix[start : start + BLOCK_ROWS], vector)
+                block = matrix[start : start + BLOCK_ROWS]
+                out[start : start + BLOCK_ROWS] = multiply(block, vector)
             except BaseException as error:  # handed to the caller
                 failed.append(error)
             finally:

@@ -209,8 +209,8 @@ class VectorSet:
         # set below the graph's threshold, which every search reads whole: anonymous
         # memory is backed by huge pages, a file's mapping is not (92,000 rows: 32.5
         # against 11.2 ms a product on one thread, 14.3 against 5.7 through `blas`)
-        whole = int(np.count_nonzero(arrays["vectors_present"])) < self.ann_threshold
-        keep = len(rows) if whole else min(len(rows), _RECENT_COPIED)
+        scanned_whole = int(np.count_nonzero(arrays["vectors_present"])) < self.ann_threshold
+        keep = len(rows) if scanned_whole else min(len(rows), _RECENT_COPIED)
         at = len(rows) - keep if mapped is not None else 0
         self._base = mapped.head(at) if mapped is not None and at else None
         self._at = at
