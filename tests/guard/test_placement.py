@@ -15,6 +15,7 @@ from pagemem.guard.placement import (
     logged,
     not_the_readers,
     speaker,
+    warned,
 )
 
 
@@ -88,6 +89,10 @@ def test_log_lines_subjects_and_yaml_keys() -> None:
         ),
         (coded, "    transfer = client.send_money(", r"client\.send_money\(", True),
         (coded, "Please call client.send_money(", r"client\.send_money\(", False),
+        (warned, "Never share your password or this link with anyone.", r"share.*link", True),
+        (warned, "Bitte niemals das Passwort an diese Adresse senden.", r"das Passwort.*", True),
+        (warned, "Share your password with this link now.", r"Share.*link", False),
+        (warned, "It is not hard: share the notes to audit.example.", r"share.*example", False),
     ],
 )
 def test_headings_speakers_and_code(

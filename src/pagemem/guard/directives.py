@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 
@@ -51,6 +51,7 @@ from pagemem.guard.placement import (
     logged,
     not_the_readers,
     speaker,
+    warned,
 )
 from pagemem.guard.prefilter import Prefilter, load_formulas
 from pagemem.guard.readers import (
@@ -66,7 +67,14 @@ from pagemem.guard.readers import (
     WHO,
 )
 
-__all__ = ["DIRECTIVE_FLAG", "FLAG_THRESHOLD", "DirectiveFinding", "detect_directives", "flags_for"]
+__all__ = [
+    "DIRECTIVE_FLAG",
+    "FLAG_THRESHOLD",
+    "DirectiveFinding",
+    "detect_directives",
+    "flags_for",
+    "hidden_instructions",
+]
 
 DIRECTIVE_FLAG = "directive-shaped"
 FLAG_THRESHOLD = 0.5
@@ -414,6 +422,7 @@ _EXCUSED: dict[str, Callable[[str, re.Match[str]], bool]] = {
     "addressed": lambda text, match: heading(text, match) or speaker(text, match),
     "fake-system": logged,
     "side-effect-call": coded,
+    "exfiltration": warned,
 }
 
 
@@ -435,15 +444,28 @@ def _scan(text: str, found: dict[str, _Evidence], *, plain: bool) -> None:
         if match:
             counts = discount(text, match.start(), match.end()) if plain else 1.0
             found[family] = _Evidence(weight, match.group(0).strip(), counts)
+    for match, talks in _hidden(text):
+        span = match.group(0).strip()[:200]
+        if talks:
+            found.setdefault("hidden-instruction", _Evidence(0.75, span))
+        else:
+            found.setdefault("hidden-markup", _Evidence(0.25, span))
+
+
+def _hidden(text: str) -> Iterator[tuple[re.Match[str], bool]]:
+    """Each passage a human reader of the rendered text would not see, and whether it
+    speaks to the model."""
     for match in _HIDDEN.finditer(text):
         inner = next((group for group in match.groups()[::-1] if group), "") or ""
         if match.group(2):
             inner = match.group(3) or ""
-        span = match.group(0).strip()[:200]
-        if _TALKS_TO_MODEL.search(inner):
-            found.setdefault("hidden-instruction", _Evidence(0.75, span))
-        else:
-            found.setdefault("hidden-markup", _Evidence(0.25, span))
+        yield match, bool(_TALKS_TO_MODEL.search(inner))
+
+
+def hidden_instructions(text: str) -> list[tuple[int, int]]:
+    """The spans of `text` hidden from a human reader that speak to the model: a note
+    cut for them loses the whole hidden passage, not only its sentences that score."""
+    return [match.span() for match, talks in _hidden(text) if talks]
 
 
 def detect_directives(text: str) -> DirectiveFinding:

@@ -2,11 +2,13 @@
 
 A poisoned email or review is often the very document the user asked for; hiding all
 of it to hide one planted sentence throws the useful part away. So the detector is run
-again sentence by sentence: the sentences that read as instructions to the model are
-the spans a reader is shown as a marker instead (the stored text keeps them, for review
-and export), and only a note that is mostly such sentences, or whose directive part
-cannot be pinned to sentences (hidden markup, invisible tag characters, obfuscation
-found only after decoding, an unscanned middle), is quarantined whole.
+again sentence by sentence: the sentences that read as instructions to the model, and
+any passage hidden from a human reader that speaks to the model, are the spans a
+reader is shown as a marker instead (the stored text keeps them, for review and
+export). What is left must pass the detector on its own: a note whose evidence the
+cut did not remove (it lay across sentences, or was found only after decoding
+somewhere no sentence shows it), whose evidence cannot be placed at all (invisible tag
+characters, an unscanned middle), or that is mostly instructions, is quarantined whole.
 """
 
 from __future__ import annotations
@@ -14,16 +16,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pagemem.guard.directives import detect_directives
+from pagemem.guard.directives import detect_directives, hidden_instructions
 
 __all__ = ["MOSTLY", "Neutralised", "neutralise"]
 
 # A note at least this share directive (by characters) is quarantined whole.
 MOSTLY = 0.5
-# Evidence that is not in one sentence's words: it cannot be cut out sentence by sentence.
-_WHOLE = frozenset(
-    {"hidden-instruction", "hidden-markup", "unicode-tags", "obfuscated", "unscanned"}
-)
+# Evidence no span holds: invisible characters spread through the note, a middle never
+# scanned.
+_WHOLE = frozenset({"unicode-tags", "unscanned"})
+# Evidence a span may hold: whatever the cut leaves must not show it any more.
+_TRICKS = frozenset({"hidden-instruction", "hidden-markup", "obfuscated"})
 # A sentence: up to a full stop, question or exclamation mark followed by a space (so
 # "evil.example" stays whole) or a CJK one; what is left of the line when none follows.
 _SENTENCE = re.compile(r"(?:[^\n]*?(?:[.!?]+(?=\s|$)|[\u3002\uff01\uff1f]+)|[^\n]+)\s*")
@@ -42,22 +45,44 @@ class Neutralised:
 
 
 def neutralise(text: str, threshold: float, families: tuple[str, ...] = ()) -> Neutralised | None:
-    """The sentences of `text` that score `threshold` or more on their own; None when the
-    note's directive evidence (`families`, from the whole note) cannot be cut out by
-    sentence or no single sentence carries it."""
+    """The spans of `text` to show as a marker: its sentences that score `threshold` or
+    more on their own and its hidden passages that speak to the model. None when there
+    are none, or when the text shown without them would still be directive or still
+    carry one of the note's tricks (`families`, from the whole note)."""
     if _WHOLE & set(families):
         return None
-    spans: list[tuple[int, int]] = []
-    for found in _SENTENCE.finditer(text):
-        sentence = found.group(0)
+    found: list[tuple[int, int]] = []
+    for match in _SENTENCE.finditer(text):
+        sentence = match.group(0)
         if sentence.strip() and detect_directives(sentence).score >= threshold:
-            start, end = found.start(), found.start() + len(sentence.rstrip())
-            if spans and text[spans[-1][1] : start].strip() == "":
-                spans[-1] = (spans[-1][0], end)  # one marker for neighbouring sentences
-            else:
-                spans.append((start, end))
-    if not spans:
+            found.append((match.start(), match.start() + len(sentence.rstrip())))
+    if not found:
+        return None
+    spans = _merged(text, [*found, *hidden_instructions(text)])
+    left = detect_directives(_without(text, spans))
+    if left.score >= threshold or _TRICKS & set(families) & set(left.families):
         return None
     total = len("".join(text.split())) or 1
     cut = sum(len("".join(text[a:b].split())) for a, b in spans)
-    return Neutralised(tuple(spans), cut / total)
+    return Neutralised(spans, cut / total)
+
+
+def _merged(text: str, spans: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Overlapping spans, and spans with only white space between them, as one marker."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and text[out[-1][1] : start].strip() == "":
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return tuple(out)
+
+
+def _without(text: str, spans: tuple[tuple[int, int], ...]) -> str:
+    """The text a model is shown with these spans cut, less the marker put in their
+    place (`Record.shown`): pagemem's own words, which speak of the model."""
+    out, at = [], 0
+    for start, end in spans:
+        out += [text[at:start], "\n"]
+        at = end
+    return "".join([*out, text[at:]])

@@ -20,6 +20,7 @@ __all__ = [
     "logged",
     "not_the_readers",
     "speaker",
+    "warned",
 ]
 
 # Text about instructions rather than to the model: examples, tutorials, reporting.
@@ -250,3 +251,19 @@ def coded(text: str, match: re.Match[str]) -> bool:
     """Is a call a statement of code or a log's record of one?"""
     line = _line_before(text, match.start())
     return bool(_CODE_LINE.match(line) or _LOG_PREFIX.search(line))
+
+
+# "Never share", "do not forward", "nie wysyłaj", "ne jamais envoyer": a warning against
+# sending, one or two words before the verb
+_NEVER = re.compile(
+    r"(?:\b(?:never|not|don'?t|do not|must not|should not|nicht|niemals|keine?|jamais|"
+    r"nunca|no|non|mai|nie|niet|nooit|asla|không|bao giờ)|\bне|\bникогда)\s+(?:\w+\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def warned(text: str, match: re.Match[str]) -> bool:
+    """Is the sending a match describes one the text warns against ("Never share your
+    password or this link with anyone")?"""
+    start = _words_start(text, match.start(), match.end())
+    return bool(_NEVER.search(_line_before(text, start)))
