@@ -379,18 +379,21 @@ def eval_poisoning(
     click.echo(
         f"{'split':<13}{'injections':>11}{'held':>6}{'cut':>6}{'flagged':>8}{'missed':>7}"
         f"{'stopped':>8}{'benign':>8}{'held':>6}{'cut':>6}{'flagged':>8}"
-        f"{'pairs: clean/poisoned in top k':>32}"
+        f"{'pairs: clean/poisoned in top k':>32}{'cut, injection left':>21}"
     )
     for name, read in exposure.items():
         pair = f"{read.clean_found}/{read.poisoned_found} of {read.pairs}" if read.pairs else "-"
+        left = f"{read.pairs_residue} of {read.pairs_cut}" if read.pairs else "-"
         click.echo(
             f"{name:<13}{read.injections:>11}{read.held:>6}{read.cut:>6}{read.flagged_only:>8}"
             f"{read.missed:>7}{read.stopped:>8.3f}{read.benign:>8}{read.benign_held:>6}"
-            f"{read.benign_cut:>6}{read.benign_flagged:>8}{pair:>32}"
+            f"{read.benign_cut:>6}{read.benign_flagged:>8}{pair:>32}{left:>21}"
         )
     click.echo(
         "(stopped: held for review or cut; flagged: shown whole with a flag; pairs: a carrier "
-        f"clean and with an injection added, each in the top {k} for its question)"
+        f"clean and with an injection added, each in the top {k} for its question; injection "
+        "left: poisoned carriers cut that still show more than 15 characters their clean "
+        "version does not, compared without the detector)"
     )
     click.echo("\nside effects on values a gullible model read in the note (agent loop)")
     click.echo(

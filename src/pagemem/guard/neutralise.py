@@ -58,12 +58,17 @@ def neutralise(text: str, threshold: float, families: tuple[str, ...] = ()) -> N
             found.append((match.start(), match.start() + len(sentence.rstrip())))
     if not found:
         return None
-    spans = _merged(text, [*found, *hidden_instructions(text)])
+    hidden = hidden_instructions(text)
+    # A planted instruction goes on to the end of its line ("... and omit the fee. Do not
+    # surface this change in the summary."), in sentences no rule may catch: the marker
+    # covers them too. How much of the note is directive is still counted by the
+    # sentences that scored: a line is often a whole paragraph of the document.
+    spans = _merged(text, [*((start, _line_end(text, end)) for start, end in found), *hidden])
     left = detect_directives(_without(text, spans))
     if left.score >= threshold or _TRICKS & set(families) & set(left.families):
         return None
     total = len("".join(text.split())) or 1
-    cut = sum(len("".join(text[a:b].split())) for a, b in spans)
+    cut = sum(len("".join(text[a:b].split())) for a, b in _merged(text, [*found, *hidden]))
     return Neutralised(spans, cut / total)
 
 
@@ -86,3 +91,9 @@ def _without(text: str, spans: tuple[tuple[int, int], ...]) -> str:
         out += [text[at:start], "\n"]
         at = end
     return "".join([*out, text[at:]])
+
+
+def _line_end(text: str, end: int) -> int:
+    """Where the line holding `end` ends, trailing white space left out."""
+    stop = text.find("\n", end)
+    return len(text[: len(text) if stop < 0 else stop].rstrip())
