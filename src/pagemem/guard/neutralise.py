@@ -34,7 +34,8 @@ _SENTENCE = re.compile(r"(?:[^\n]*?(?:[.!?]+(?=\s|$)|[\u3002\uff01\uff1f]+)|[^\n
 
 @dataclass(frozen=True, slots=True)
 class Neutralised:
-    """The directive sentences of a note (character spans, in order) and their share."""
+    """What a reader is shown as markers (character spans, in order) and the share of
+    the note its directive sentences and hidden passages make up."""
 
     spans: tuple[tuple[int, int], ...]
     share: float
