@@ -30,6 +30,7 @@ __all__ = [
     "Scope",
     "ToolCall",
     "check_text",
+    "replaced",
 ]
 
 Origin = Literal["user", "agent", "tool", "web", "system"]
@@ -157,6 +158,18 @@ NEUTRALISED_FLAG = "neutralised"
 NEUTRALISED_MARK = "[instruction to the model removed]"
 
 
+def replaced(text: str, spans: Any, mark: str) -> str:
+    """`text` with each of its character spans ((start, end), taken in order; malformed
+    or overlapping ones skipped: they may come from stored metadata) put as `mark`."""
+    out, at = [], 0
+    for start, end in sorted(spans):
+        if not (isinstance(start, int) and isinstance(end, int) and at <= start < end):
+            continue
+        out += [text[at:start], mark]
+        at = min(end, len(text))
+    return "".join([*out, text[at:]])
+
+
 @dataclass(frozen=True, slots=True)
 class Record:
     """An archival note and everything known about where it came from."""
@@ -193,13 +206,7 @@ class Record:
         spans = self.metadata.get("neutralised")
         if not spans or NEUTRALISED_FLAG not in self.flags:
             return self.text
-        out, at = [], 0
-        for start, end in sorted(spans):
-            if not (isinstance(start, int) and isinstance(end, int) and at <= start < end):
-                continue
-            out += [self.text[at:start], NEUTRALISED_MARK]
-            at = min(end, len(self.text))
-        return "".join([*out, self.text[at:]])
+        return replaced(self.text, spans, NEUTRALISED_MARK)
 
     def valid_at(self, when: datetime) -> bool:
         """Was this fact true at `when` (valid time), as far as pagemem knows now?"""

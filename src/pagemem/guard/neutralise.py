@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from pagemem.guard.directives import detect_directives, hidden_instructions
+from pagemem.models import replaced
 
 __all__ = ["MOSTLY", "Neutralised", "neutralise"]
 
@@ -65,7 +66,9 @@ def neutralise(text: str, threshold: float, families: tuple[str, ...] = ()) -> N
     # covers them too. How much of the note is directive is still counted by the
     # sentences that scored: a line is often a whole paragraph of the document.
     spans = _merged(text, [*((start, _line_end(text, end)) for start, end in found), *hidden])
-    left = detect_directives(_without(text, spans))
+    # what a model is shown (`Record.shown`) less the marker: pagemem's own words, which
+    # speak of the model
+    left = detect_directives(replaced(text, spans, "\n"))
     if left.score >= threshold or _TRICKS & set(families) & set(left.families):
         return None
     total = len("".join(text.split())) or 1
@@ -82,16 +85,6 @@ def _merged(text: str, spans: list[tuple[int, int]]) -> tuple[tuple[int, int], .
         else:
             out.append((start, end))
     return tuple(out)
-
-
-def _without(text: str, spans: tuple[tuple[int, int], ...]) -> str:
-    """The text a model is shown with these spans cut, less the marker put in their
-    place (`Record.shown`): pagemem's own words, which speak of the model."""
-    out, at = [], 0
-    for start, end in spans:
-        out += [text[at:start], "\n"]
-        at = end
-    return "".join([*out, text[at:]])
 
 
 def _line_end(text: str, end: int) -> int:
