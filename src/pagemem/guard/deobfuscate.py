@@ -12,9 +12,12 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
+
+from pagemem.guard.lexicon import INSTRUCTIONS, OVERRIDE_VERB, PREVIOUS, spelled
 
 __all__ = ["Unmasked", "unmask"]
 
@@ -92,51 +95,95 @@ def _mostly_latin_context(text: str) -> bool:
     return latin > 3 * len(_FOREIGN.findall(text))
 
 
-# Words an override is made of, and every spelling one slip away from each (a letter
-# dropped, added, changed, or two swapped): "ignroe your prevous instrucitons".
-_OVERRIDE_WORDS = (
-    "ignore",
-    "disregard",
-    "previous",
-    "prior",
-    "instructions",
-    "instruction",
-    "forget",
-    "override",
-    "guidelines",
-    "earlier",
-    "system",
-    "above",
-    "rules",
-)
+# Words an override is made of, in every language the lexicon speaks, and every spelling
+# one slip away from each (a letter dropped, added or changed, or two swapped): "ignroe
+# your prevous instrucitons", "ignorir alle vorherigen Anwesiungen", "игнарируй все
+# предидущие инструкцыи". Words of scripts written without spaces are left out, and so
+# are words too common in other senses to repair ("context" is one slip from "content").
+_GENERIC = frozenset({
+    "context", "conversation", "messages", "settings", "defaults", "configuration", "setup",
+    "task", "tasks", "priorities", "current", "existing", "standing", "original", "initial",
+    "every", "everything", "whatever", "orders", "commands", "programming", "constraints",
+})  # fmt: skip
+_UNSPACED = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# a slip that is an inflection ("ignored", "systems") or another word ("forgot")
+_ENDINGS = ("s", "d", "ed", "r", "n")
+_REAL = frozenset({"forgot", "forge", "abode", "priors", "prions", "roles", "rulers", "earliest"})
 
 
-def _one_slip(word: str) -> set[str]:
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-    return {
-        *(a + b[1:] for a, b in splits if b),
-        *(a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1),
-        *(a + c + b[1:] for a, b in splits if b for c in letters),
-        *(a + c + b for a, b in splits for c in letters),
-    }
+def _override_words() -> tuple[dict[str, str], dict[str, str]]:
+    """Whole words and stems (any ending may follow), each a map from the word and from
+    each of its one-letter deletions to the word."""
+    words: dict[str, str] = {}
+    stems: dict[str, str] = {}
+    for word, stem in [*spelled(OVERRIDE_VERB + PREVIOUS + INSTRUCTIONS), ("system", False)]:
+        if word in _GENERIC or _UNSPACED.search(word) or len(word) < (7 if stem else 5):
+            continue
+        index = stems if stem else words
+        for key in (word, *(word[:i] + word[i + 1 :] for i in range(len(word)))):
+            index.setdefault(key, word)
+    return words, stems
 
 
-_SLIPS = {
-    slip: word
-    for word in _OVERRIDE_WORDS
-    for slip in _one_slip(word)
-    if len(slip) >= 5
-    and slip not in _OVERRIDE_WORDS
-    # an inflection ("ignored", "systems") or another word ("forgot") is not a slip
-    and not any(slip == word + end for end in ("s", "d", "ed", "r", "n"))
-    and slip not in ("forgot", "abode", "priors", "prions", "rulers", "earliest")
-}
-_LATIN_WORD = re.compile(r"[A-Za-z]{5,}")
+_WORDS, _STEMS = _override_words()
 
 
-def _unslip(text: str) -> str:
-    return _LATIN_WORD.sub(lambda m: _SLIPS.get(m[0].lower(), m[0]), text)
+def _slip(word: str, index: dict[str, str]) -> str | None:
+    """The word of `index` one slip from `word` (itself included), if any. The index
+    holds each word's deletions, so a key shared with one of `word`'s deletions only
+    suggests a word; it is checked."""
+    if word in index and _one_slip(word, index[word]):
+        return index[word]
+    for i in range(len(word)):
+        found = index.get(word[:i] + word[i + 1 :])
+        if found is not None and _one_slip(word, found):
+            return found
+    return None
+
+
+def _one_slip(a: str, b: str) -> bool:
+    """Are `a` and `b` the same word but for one letter dropped, added or changed, or two
+    neighbours swapped?"""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    rest_a, rest_b = a[start:], b[start:]
+    if len(a) == len(b):
+        return rest_a[1:] == rest_b[1:] or (
+            rest_a[:2] == rest_b[1::-1] and rest_a[2:] == rest_b[2:]
+        )
+    return rest_a[1:] == rest_b if len(a) > len(b) else rest_a == rest_b[1:]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _respelled(token: str) -> str | None:
+    word = token.lower()
+    if word in _REAL or word in _GENERIC:
+        return None
+    if any(word.startswith(stem) for stem in _stems_by_start.get(word[:3], ())):
+        return None
+    found = _slip(word, _WORDS)
+    if found is not None:
+        if found == word or found[:-1] == word or any(word == found + e for e in _ENDINGS):
+            return None  # the word itself, or an inflection of it ("rule", "ignored")
+        return found
+    for cut in range(len(word) + 1, 6, -1):  # a stem with a slip, then any ending
+        stem = _slip(word[:cut], _STEMS)
+        if stem is not None and len(stem) <= cut + 1:
+            return stem + word[cut:]
+    return None
+
+
+_stems_by_start: dict[str, tuple[str, ...]] = {}
+for _stem in set(_STEMS.values()):
+    _stems_by_start[_stem[:3]] = (*_stems_by_start.get(_stem[:3], ()), _stem)
+_TOKEN = re.compile(r"[^\W\d_]{4,}")
+
+
+def _respell(text: str) -> str:
+    return _TOKEN.sub(lambda m: _respelled(m[0]) or m[0], text)
 
 
 def unmask(text: str) -> Unmasked:
@@ -156,16 +203,23 @@ def unmask(text: str) -> Unmasked:
     variants = [visible]
     if tags.strip():
         variants.append(tags)
-    for name, variant in (
-        ("spaced-letters", _SPACED.sub(_despace, visible)),
-        ("separated-letters", _STARRED.sub(lambda m: re.sub(r"[*·•._\-]", "", m[0]), visible)),
-        ("homoglyphs", visible if plain else _fold_homoglyphs(visible)),
-        ("leetspeak", _LEET_WORD.sub(lambda m: m[0].translate(_LEET), visible)),
-        ("hyphenated", _HYPHENATED.sub("", visible)),
-        ("chat-spelling", _SLANG_WORD.sub(lambda m: _SLANG[m[0].lower()], visible)),
-        ("misspelt", _unslip(visible)),
+    leet = _LEET_WORD.sub(lambda m: m[0].translate(_LEET), visible)
+    chat = _SLANG_WORD.sub(lambda m: _SLANG[m[0].lower()], leet)
+    for name, variant, before in (
+        ("spaced-letters", _SPACED.sub(_despace, visible), visible),
+        (
+            "separated-letters",
+            _STARRED.sub(lambda m: re.sub(r"[*·•._\-]", "", m[0]), visible),
+            visible,
+        ),
+        ("homoglyphs", visible if plain else _fold_homoglyphs(visible), visible),
+        ("leetspeak", leet, visible),
+        ("hyphenated", _HYPHENATED.sub("", visible), visible),
+        ("chat-spelling", chat, leet),
+        # slips are read after leetspeak and chat spelling: "iGn0re ur sytem promt"
+        ("misspelt", _respell(chat), chat),
     ):
-        if variant != visible:
+        if variant != before:
             variants.append(variant)
             tricks.append(name)
     for token in _BASE64.findall(visible):

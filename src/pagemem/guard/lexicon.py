@@ -30,6 +30,7 @@ __all__ = [
     "USER_REF",
     "VOID",
     "alt",
+    "spelled",
 ]
 
 
@@ -75,6 +76,37 @@ def _split_top(pattern: str) -> list[str]:
             start = i + 1
     pieces.append(pattern[start:])
     return pieces
+
+
+_CLASS = re.compile(r"\[([^\]\\^-]+)\]")
+_OPTIONAL = re.compile(r"(\[[^\]]+\]|[^\W\d_])\?")
+_STEM = re.compile(r"\\w[*+]$")
+
+
+def spelled(fragments: Iterable[str]) -> list[tuple[str, bool]]:
+    """The single words the fragments spell out, each with whether it is a stem (any
+    ending may follow it): what a misspelling is measured against. Character classes and
+    optional letters are spelled every way ("instru[çc][õo]es", "prompts?"); branches
+    with other syntax or a space are left out."""
+    found: dict[tuple[str, bool], None] = {}
+    for fragment in fragments:
+        for branch in _split_top(fragment):
+            stem = bool(_STEM.search(branch))
+            branch = _STEM.sub("", branch)
+            for word in _spellings(branch):
+                if word.isalpha():
+                    found[(word.lower(), stem)] = None
+    return list(found)
+
+
+def _spellings(branch: str) -> list[str]:
+    if optional := _OPTIONAL.search(branch):
+        head, tail = branch[: optional.start()], branch[optional.end() :]
+        return _spellings(head + tail) + _spellings(head + optional.group(1) + tail)
+    if letters := _CLASS.search(branch):
+        head, tail = branch[: letters.start()], branch[letters.end() :]
+        return [w for ch in letters.group(1) for w in _spellings(head + ch + tail)]
+    return [branch]
 
 
 # Obligation and command words after an AI subject.
@@ -128,7 +160,7 @@ OVERRIDE_VERB = [
 ]
 
 PREVIOUS = [
-    r"previous|prior|above|earlier|preceding|original|initial|old|all|any|every|your",
+    r"previous|prev|prior|above|earlier|preceding|original|initial|old|all|any|every|your",
     r"vorherig\w*|bisherig\w*|alle\w*|obig\w*|jede\w*",
     r"everything|tudo|todo|tout|ogni|cada|chaque|każd\w*|in precedenza|antes|whatever|"
     r"so far|before this",
