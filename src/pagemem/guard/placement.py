@@ -213,9 +213,15 @@ _SUBJECT = re.compile(
 _BLOCK_KEY = re.compile(r"\s*[|>][-+]?\s*$")  # matched from the key's colon on
 
 
+# a chat template's own tokens: no log level or subject line explains them
+_TEMPLATE_TOKEN = re.compile(r"<\|\w+\|>|\[/?INST\]|<</?SYS>>")
+
+
 def logged(text: str, match: re.Match[str]) -> bool:
     """Is a (system) tag a log line's, after its time or level, an email subject's, or a
-    YAML key's?"""
+    YAML key's? A chat template's token never is."""
+    if _TEMPLATE_TOKEN.search(match.group(0)):
+        return False
     line = _line_before(text, match.start())
     if _LOG_PREFIX.search(line) or _SUBJECT.match(line):
         return True
