@@ -270,6 +270,9 @@ SYSTEM_TAG = [
     r"管理员已更新|管理員已更新",
     r"\[\s*(?:SYSTEM|ADMIN|DEVELOPER|OPERATOR)\s+(?:NOTICE|NOTE|UPDATE|MESSAGE|"
     r"OVERRIDE)\b[^\]]{0,30}\]",
+    # a system tag that goes on after a dash or a colon: "[SISTEMA - mensaje interno ...]"
+    r"\[\s*(?-i:SYSTEM|SISTEMA|SYST[ÈE]ME|SYSTEEM|SYSTEMU|SİSTEM|СИСТЕМА|СИСТЕМИ|SISTEM)\s*"
+    r"[—–:-][^\]\n]{0,60}\]",
     r"\b(?:model|assistant|agent|AI) (?:policy|configuration|config|settings) (?:updated|changed|"
     r":)|"
     r"\btrust_level\b|\bpersistence\s*=\s*on\b|\brole\s*=\s*system\b|\"system_message\"\s*:",

@@ -30,7 +30,11 @@ _WHOLE = frozenset({"unicode-tags", "unscanned"})
 _TRICKS = frozenset({"hidden-instruction", "hidden-markup", "obfuscated"})
 # A sentence: up to a full stop, question or exclamation mark followed by a space (so
 # "evil.example" stays whole) or a CJK one; what is left of the line when none follows.
-_SENTENCE = re.compile(r"(?:[^\n]*?(?:[.!?]+(?=\s|$)|[\u3002\uff01\uff1f]+)|[^\n]+)\s*")
+# A full stop before a digit or a small letter is an abbreviation's ("disposizione n. 14",
+# "e.g. this"), not a sentence's end.
+_SENTENCE = re.compile(
+    r"(?:[^\n]*?(?:(?:[!?]+|\.+(?![ \t]+[a-z0-9]))(?=\s|$)|[\u3002\uff01\uff1f]+)|[^\n]+)\s*"
+)
 
 
 @dataclass(frozen=True, slots=True)
