@@ -29,6 +29,7 @@ def test_values_are_found_and_normalised(text: str, expected: set[str]) -> None:
     "text",
     [
         "meet at 10:30 on 2024-05-01",  # when, not where to
+        "nginx: 2020/10/29 14:02:27 [error]",  # a date with slashes is not a file
         "I owe Sam 12.50",  # small amounts are everywhere
         "walk the dog twice a day",
     ],
