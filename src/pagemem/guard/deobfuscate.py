@@ -126,6 +126,10 @@ def _override_words() -> tuple[dict[str, str], dict[str, str]]:
 
 
 _WORDS, _STEMS = _override_words()
+# the stems by their first three letters: a word that starts with one is spelled right
+_STEM_HEADS: dict[str, tuple[str, ...]] = {}
+for _stem in sorted(set(_STEMS.values())):
+    _STEM_HEADS[_stem[:3]] = (*_STEM_HEADS.get(_stem[:3], ()), _stem)
 
 
 def _slip(word: str, index: dict[str, str]) -> str | None:
@@ -159,26 +163,25 @@ def _one_slip(a: str, b: str) -> bool:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _respelled(token: str) -> str | None:
+    """The override word `token` is one slip from, its ending kept; None when it is
+    spelled right, is a word of its own, or is no override word at all."""
     word = token.lower()
     if word in _REAL or word in _GENERIC:
         return None
-    if any(word.startswith(stem) for stem in _stems_by_start.get(word[:3], ())):
+    if any(word.startswith(stem) for stem in _STEM_HEADS.get(word[:3], ())):
         return None
     found = _slip(word, _WORDS)
     if found is not None:
         if found == word or found[:-1] == word or any(word == found + e for e in _ENDINGS):
             return None  # the word itself, or an inflection of it ("rule", "ignored")
         return found
-    for cut in range(len(word) + 1, 6, -1):  # a stem with a slip, then any ending
+    for cut in range(len(word), 6, -1):  # a stem with a slip, then any ending
         stem = _slip(word[:cut], _STEMS)
-        if stem is not None and len(stem) <= cut + 1:
+        if stem is not None:
             return stem + word[cut:]
     return None
 
 
-_stems_by_start: dict[str, tuple[str, ...]] = {}
-for _stem in set(_STEMS.values()):
-    _stems_by_start[_stem[:3]] = (*_stems_by_start.get(_stem[:3], ()), _stem)
 _TOKEN = re.compile(r"[^\W\d_]{4,}")
 
 

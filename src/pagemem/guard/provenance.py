@@ -39,9 +39,7 @@ _IBAN = re.compile(
 # a run of digits with the separators people write in phone, card and account numbers
 _DIGITS = re.compile(r"(?<![\w.])\+?\d[\d \-./()]{4,}\d(?![\w])")
 _DATE_TIME = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?\b|\b\d{1,2}:\d{2}\b")
-_SLASHED_DATE = re.compile(
-    r"(?<![\w/])(?:\d{4}/\d{1,2}/\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})(?![\w/])"
-)
+_SLASHED_DATE = re.compile(r"(?<![\w/])(?:\d{4}/\d{1,2}/\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})(?![\w/])")
 _AMOUNT = re.compile(
     r"(?<![\w.])\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?|(?<![\w.])\d+\.\d+|(?<![\w.])\d{3,}(?!\w)"
 )
