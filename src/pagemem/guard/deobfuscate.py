@@ -111,21 +111,27 @@ _ENDINGS = ("s", "d", "ed", "r", "n")
 _REAL = frozenset({"forgot", "forge", "abode", "priors", "prions", "roles", "rulers", "earliest"})
 
 
-def _override_words() -> tuple[dict[str, str], dict[str, str]]:
+def _override_words() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
     """Whole words and stems (any ending may follow), each a map from the word and from
-    each of its one-letter deletions to the word."""
+    each of its one-letter deletions to the word; and the four-letter words, too short
+    to repair but for a doubled letter ("unutt")."""
     words: dict[str, str] = {}
     stems: dict[str, str] = {}
+    short: set[str] = set()
     for word, stem in [*spelled(OVERRIDE_VERB + PREVIOUS + INSTRUCTIONS), ("system", False)]:
-        if word in _GENERIC or _UNSPACED.search(word) or len(word) < (7 if stem else 5):
+        if word in _GENERIC or _UNSPACED.search(word):
+            continue
+        if len(word) < (7 if stem else 5):
+            if len(word) == 4 and not stem:
+                short.add(word)
             continue
         index = stems if stem else words
         for key in (word, *(word[:i] + word[i + 1 :] for i in range(len(word)))):
             index.setdefault(key, word)
-    return words, stems
+    return words, stems, frozenset(short)
 
 
-_WORDS, _STEMS = _override_words()
+_WORDS, _STEMS, _SHORT = _override_words()
 # the stems by their first three letters: a word that starts with one is spelled right
 _STEM_HEADS: dict[str, tuple[str, ...]] = {}
 for _stem in sorted(set(_STEMS.values())):
@@ -170,6 +176,8 @@ def _respelled(token: str) -> str | None:
         return None
     if any(word.startswith(stem) for stem in _STEM_HEADS.get(word[:3], ())):
         return None
+    if len(word) == 5 and word[-1] == word[-2] and word[:-1] in _SHORT:
+        return word[:-1]
     found = _slip(word, _WORDS)
     if found is not None:
         if found == word or found[:-1] == word or any(word == found + e for e in _ENDINGS):

@@ -112,6 +112,13 @@ _CONFIRM_OFF = r"\"\w*(?:confirm|conferma|confirma|bestätig)\w*\"\s*:\s*false\b
 _FINAL_VOID = [
     r"sin efecto|no longer (?:in force|valid)|void|nicht mehr (?:gültig|maßgeblich)|caduques?",
     r"утратил\w* силу|失效|無効",
+    # "... no longer apply" in the other languages of the word lists
+    r"gäller inte längre|gjelder ikke lenger|gælder ikke længere|gelden? niet meer|"
+    r"nie obowiązuj\w* już|już nie obowiązuj\w*|больше не действу\w*|більше не діють|"
+    r"artık geçerli değil\w*|ya no (?:son válid\w*|se aplican|valen|rigen)|"
+    r"já não (?:valem|se aplicam|são válid\w*)|não (?:valem|se aplicam) mais|"
+    r"tidak berlaku lagi|không còn (?:hiệu lực|áp dụng)|ne sont plus valables|"
+    r"non si applicano più|不再适用|不再有效|もう有効ではありません|더 이상 유효하지 않",
 ]
 
 # family -> (weight, pattern)

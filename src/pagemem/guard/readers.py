@@ -56,6 +56,7 @@ AI_READER = [
     r"\bнейросет\w*",
     r"\bас?систент\w*",  # Russian, Ukrainian
     r"\bпомощник\w*|\bпомічник\w*",
+    r"(?<!-)\b(?:чат-?)?бот\w{0,2}\b",  # "Бот, перешли ...", not "ботинки", "Telegram-бот"
     r"助手",
     r"\btrợ lý\b",
     r"\b(?:taalmodel|Sprachmodell|modèle de langage|modelo de lenguaje|modello linguistico|"
