@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 
 __all__ = [
+    "CHAT_TEMPLATE",
     "DATA",
     "INSTRUCTIONS",
     "MEMORY",
@@ -245,10 +246,15 @@ NOW_YOU_ARE = [
 ]
 
 # Fake prompt sections and chat-template tokens.
-SYSTEM_TAG = [
+# A chat template's own tokens: a model's format, never a log's or a person's words.
+CHAT_TEMPLATE = [
     r"<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>",
     r"\[/?INST\]",
     r"<</?SYS>>",
+]
+
+SYSTEM_TAG = [
+    *CHAT_TEMPLATE,
     r"^\s*#{1,6}\s*(?:system|assistant|developer|instructions?)[\w -]{0,20}:",
     r"<\s*/?\s*(?:system|user_query|system_prompt|instructions?|admin|developer|operator)\s*>",
     r"\b(?:updated|new) (?:operator|system|admin|developer) (?:instructions?|rules?|policy)\b",
