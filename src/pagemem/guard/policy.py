@@ -51,10 +51,11 @@ class OriginRule:
     `weight`: ranking multiplier for every note of the origin.
     `downrank`: extra multiplier for directive-shaped notes when `action` is "downrank".
     `learned`: ask the learned model too (when the memory has its embedder).
-    `suspect`: learned score from which a note is flagged suspect (0.8, chosen on the
-    dev carriers: at 0.5 its flags were 106 benign notes to 30 injections the rules
-    missed, at 0.7 19 to 16, at 0.8 4 to 3: above 0.7 it flags about as many benign
-    notes as injections, and every false flag teaches the reader to ignore flags).
+    `suspect`: learned score from which a note is flagged suspect (0.9, chosen on the
+    dev carriers: on the seven authors' 1,845 notes its flags beyond the rules' were 35
+    benign notes to 9 injections at 0.8, 13 to 1 at 0.85, 1 to 0 at 0.9; on documents
+    it barely tells the two apart, and every false flag teaches the reader to ignore
+    flags).
     `suspect_weight`: extra multiplier for suspect notes.
     """
 
@@ -63,7 +64,7 @@ class OriginRule:
     weight: float = 1.0
     downrank: float = 0.2
     learned: bool = False
-    suspect: float = 0.8
+    suspect: float = 0.9
     suspect_weight: float = 0.5
 
     def __post_init__(self) -> None:
