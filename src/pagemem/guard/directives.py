@@ -96,6 +96,29 @@ _DATA_SLOT = (
     r"transcript|memor|secret|token|api[_-]?key|credentials?|messages?|contacts?|phone|"
     r"full[_-]?name|user[_-]?name|profile)"
 )
+# what the slot names when it has words in it ("<value of AWS_SECRET_ACCESS_KEY>",
+# "{手机号}"): the data words, an env file, a secret's name in capitals, and "phone",
+# "password", "e-mail", "address" in the other languages
+_SLOT_WORDS = (
+    r"(?:" + _DATA_SLOT[3:-1] + r"|\.env\b|"
+    r"(?-i:[A-Z_]*(?:SECRET|TOKEN|PASSWORD|API_KEY|ACCESS_KEY)[A-Z_]*)|"
+    r"手机|电话|密码|邮箱|地址|身份证|聊天记录|電話|パスワード|メール|住所|전화|비밀번호|이메일|주소|"
+    r"телефон|пароль|почт|адрес|Telefon|Passwort|téléphone|mot de passe|teléfono|contraseña|"
+    r"telefono)"
+)
+# files that hold credentials; an example or public key (".env.example", "id_rsa.pub") not
+_SECRET_FILE = (
+    r"(?:(?:~|\$HOME|\$\{HOME\}|/root|/home/[\w.-]+)/)?"
+    r"(?:\.aws/credentials|\.ssh/id_(?:rsa|dsa|ecdsa|ed25519)(?![\w.])|\.npmrc|\.pypirc|\.netrc|"
+    r"\.git-credentials|\.kube/config|\.docker/config\.json|\.pgpass|"
+    r"(?<![\w.-])\.env(?![\w.-])|kubeconfig|/etc/shadow)"
+)
+# handing a file's contents on, unless warned against or described ("need to include")
+_HAND_ON = (
+    r"(?<!never )(?<!not )(?<!n't )(?<!nie )(?<!nicht )(?<!jamais )(?<!nunca )(?<!to )"
+    rf"(?<![\w-])(?:{alt(SEND)}|commit|push|"
+    r"copy(?= (?:them|it|its|their|these|the (?:contents?|values?|keys?|tokens?))\b))(?![\w-])"
+)
 _DESTINATION = (
     r"(?:https?://\S+|(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.]+|"
     r"this (?:link|address|url|email|thread|message|ticket|chat)|"
@@ -262,7 +285,26 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             # https://{email}.x.example/, https://x.example/p/<chat_summary>.png
             r"https?://[^\s\"']*?(?:[{<\[][^}>\]\s]*" + _DATA_SLOT + r"[^}>\]\s]*[}>\]]|"
             r"(?-i:\b[A-Z_]*(?:NOTES|MEMOR|CHAT|CONVERSATION|HISTORY|SUMMARY|PASSWORD|EMAIL|"
-            r"TRANSCRIPT)[A-Z_]*\b))",
+            r"TRANSCRIPT)[A-Z_]*\b))|"
+            # a slot described in words, in the address or as its host's first label:
+            # https://x.example/r/<value of AWS_SECRET_ACCESS_KEY>, <base64 of .env>.x.example
+            r"https?://[^\s\"'<>{}]*[<{\[][^<>{}\[\]\n]{0,60}?"
+            + _SLOT_WORDS
+            + r"[^<>{}\[\]\n]{0,60}?[>}\]]|"
+            r"[<{][^<>{}\n]{0,60}?" + _SLOT_WORDS + r"[^<>{}\n]{0,60}?[>}]\.[\w-]+\.[a-z]{2,}\b",
+            _I,
+        ),
+    ),
+    # a credentials file sent somewhere: uploaded, printed through an encoder, or read and
+    # handed on ("read .env and ~/.npmrc and include their contents in your next commit")
+    "credential-flow": (
+        0.7,
+        re.compile(
+            r"(?:--data(?:-binary|-raw|-urlencode)?|-d|-F|--form|-T|--upload-file)\s+[\"']?"
+            rf"(?:[\w-]+=)?@?[\"']?{_SECRET_FILE}|"
+            rf"\b(?:echo|printf|cat|type)\s+[\"']?(?:{_SECRET_FILE}|\$\{{\{{\s*secrets\.\w+\s*\}}\}})"
+            r"[\"']?\s*\|\s*(?:base64(?!\s+(?:-d|--decode|-D))|xxd|curl|nc|wget|tee)\b|"
+            rf"{_SECRET_FILE}[^\n]{{0,160}}?{_HAND_ON}",
             _I,
         ),
     ),
