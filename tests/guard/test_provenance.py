@@ -16,6 +16,9 @@ from pagemem.guard.provenance import Ledger, Source, values
         ("IBAN DE89 3704 0044 0532 0130 00", {"account:DE89370400440532013000"}),
         ("call +44 20 7946 0958", {"digits:442079460958"}),
         ("pay 1,250.00 EUR", {"amount:1250"}),
+        ("zahlen Sie 1.250,50 €", {"amount:1250.5"}),
+        ("payer 1 250,50 €", {"amount:1250.5"}),
+        ("2.400 EUR", {"amount:2400"}),  # one group of three: thousands (and 2.4)
         ("upload ~/.ssh/id_rsa", {"file:id_rsa"}),
         ("see report_q3.pdf", {"file:report_q3.pdf"}),
         ("ping @mallory_r", {"handle:@mallory_r"}),
@@ -30,12 +33,21 @@ def test_values_are_found_and_normalised(text: str, expected: set[str]) -> None:
     [
         "meet at 10:30 on 2024-05-01",  # when, not where to
         "nginx: 2020/10/29 14:02:27 [error]",  # a date with slashes is not a file
+        '"updated": "2025-04-18T14:00Z"',  # nor a timestamp with its zone
         "I owe Sam 12.50",  # small amounts are everywhere
         "walk the dog twice a day",
     ],
 )
 def test_plain_text_holds_no_values(text: str) -> None:
     assert values(text) == set()
+
+
+def test_a_number_reads_the_same_in_a_note_and_in_an_argument() -> None:
+    # "130.000đ" on a Vietnamese receipt is 130 thousand; a model copies it as "130.000"
+    assert values("Tổng cộng: 130.000đ") == values("130.000") == {"digits:130000"}
+    ledger = Ledger([Source("Tổng cộng: 130.000đ", "tool read_receipt", trusted=False)])
+    [traced] = ledger.trace({"amount": "130.000"})
+    assert traced.sources == ("tool read_receipt",)
 
 
 def test_each_part_of_a_text_is_one_kind_of_value() -> None:

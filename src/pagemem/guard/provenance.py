@@ -36,12 +36,19 @@ _URL = re.compile(
 _IBAN = re.compile(
     r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b", re.IGNORECASE
 )
-# a run of digits with the separators people write in phone, card and account numbers
-_DIGITS = re.compile(r"(?<![\w.])\+?\d[\d \-./()]{4,}\d(?![\w])")
-_DATE_TIME = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?\b|\b\d{1,2}:\d{2}\b")
+# a run of digits with the separators people write in phone, card and account numbers;
+# a currency's letters may follow ("130.000đ" reads as "130.000" does alone)
+_DIGITS = re.compile(r"(?<![\w.])\+?\d[\d \-./()]{4,}\d(?!\d)")
+_DATE_TIME = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?!\d)|"
+    r"\b\d{1,2}:\d{2}\b"
+)
 _SLASHED_DATE = re.compile(r"(?<![\w/])(?:\d{4}/\d{1,2}/\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})(?![\w/])")
+# a number with thousands grouped by a comma, a full stop, a space or an apostrophe and
+# its decimals after the other mark ("1,250.50", "1.250,50", "1 250,50"), or plain
 _AMOUNT = re.compile(
-    r"(?<![\w.])\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?|(?<![\w.])\d+\.\d+|(?<![\w.])\d{3,}(?!\w)"
+    r"(?<![\w.,])\d{1,3}(?:(?P<group>[,.\s\u00a0\u202f'])\d{3})(?:(?P=group)\d{3})*"
+    r"(?:[.,]\d+)?(?![\d])|(?<![\w.,])\d+(?:[.,]\d+)?(?![\d])"
 )
 _PATH = re.compile(
     r"(?:~|\.{1,2})?(?:/[\w.\-]+){2,}|[\w\-]+(?:/[\w.\-]+)+\.\w{1,5}|"
@@ -88,14 +95,30 @@ def mentions(text: str) -> dict[str, str]:
         if len(digits) >= 6:
             found.setdefault(f"digits:{digits}", run)
             rest = rest.replace(run, " ")
-    for amount in _AMOUNT.findall(rest):
-        number = re.sub(r"[,\s]", "", amount)
-        number = number.rstrip("0").rstrip(".") if "." in number else number
-        if number and float(number) >= 100:
-            found.setdefault(f"amount:{number}", amount)
+    for match in _AMOUNT.finditer(rest):
+        for number in _readings(match.group(0)):
+            if number >= 100:
+                found.setdefault(f"amount:{number:g}", match.group(0))
     for handle in _HANDLE.findall(text):
         found.setdefault(f"handle:{handle.lower().rstrip('.')}", handle)
     return found
+
+
+def _readings(written: str) -> set[float]:
+    """What a written number can mean. Locales disagree on the marks: "1.250,50" and
+    "1,250.50" are the same amount, and "130.000" is 130 thousand in Vietnam or Germany
+    but 130 in the United States, so a lone group of three digits after one mark is read
+    both ways, in the note and in a tool's argument alike."""
+    marks = [ch for ch in written if not ch.isdigit()]
+    digits = re.sub(r"\D", "", written)
+    if not marks:
+        return {float(digits)}
+    *groups, last = re.split(r"[^\d]", written)
+    if len(marks) == 1 and len(last) == 3 and marks[0] in ",.":
+        return {float(digits), float(f"{''.join(groups)}.{last}")}
+    if marks[-1] in ",." and (len(last) != 3 or len(set(marks)) > 1):
+        return {float(f"{''.join(groups)}.{last}")}  # the last mark starts the decimals
+    return {float(digits)}
 
 
 def _argument_values(value: Any) -> set[str]:
