@@ -145,9 +145,11 @@ class Agent:
         written.append(self.context.messages[-1].id)  # the newest is never evicted
 
     def _ledger(self) -> Ledger:
-        """What the model sees before any tool runs: the window's user messages and core
-        memory (trusted) and the tool output still in the window (not)."""
-        ledger = Ledger(
+        """What the model sees before any tool runs: the application's system prompt, the
+        window's user messages and core memory (trusted) and the tool output still in the
+        window (not)."""
+        ledger = Ledger([Source(self.context.system, "system prompt", trusted=True)])
+        ledger.extend(
             Source(block.value, f"core memory {block.label}", trusted=True)
             for block in self.memory.blocks.list()
         )

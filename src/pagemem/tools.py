@@ -442,7 +442,7 @@ def _held(tool: Tool, arguments: dict[str, Any], context: CallContext) -> list[T
         return None
     if context.ledger is None:  # nothing known of what the model read
         return [] if asks else None
-    traced = context.ledger.trace(arguments)
+    traced = context.ledger.trace(arguments, unseen=True)
     return traced if traced or tool.always_ask else None
 
 

@@ -398,7 +398,7 @@ def eval_poisoning(
     click.echo("\nside effects on values a gullible model read in the note (agent loop)")
     click.echo(
         f"{'split':<13}{'injected held':>15}{'user-given ran':>16}{'from note held':>16}"
-        f"{'in memory: seen':>17}{'held':>8}"
+        f"{'in memory: seen':>17}{'held':>8}{'spelled out held':>18}"
     )
     for name, effect in effects.items():
         injected = f"{effect.injected_held}/{effect.injected}"
@@ -406,11 +406,16 @@ def eval_poisoning(
         document = f"{effect.from_document_held}/{effect.from_document}"
         seen = f"{effect.seeded_seen}/{effect.seeded}"
         held = f"{effect.seeded_held}/{effect.seeded_seen}"
-        click.echo(f"{name:<13}{injected:>15}{user:>16}{document:>16}{seen:>17}{held:>8}")
+        spelled = f"{effect.spelled_held}/{effect.spelled}"
+        click.echo(
+            f"{name:<13}{injected:>15}{user:>16}{document:>16}{seen:>17}{held:>8}{spelled:>18}"
+        )
     click.echo(
         "(from note held: benign values only the note holds, the cost: an approval to give;\n"
         " in memory: injections stored with their origin, whose values a search for their "
-        "question showed the model, and the calls on them held)"
+        "question showed the model, and the calls on them held;\n"
+        " spelled out: the note writes the injection's address in words, 'pay at evil dot "
+        "example', and the model calls with the address)"
     )
 
 

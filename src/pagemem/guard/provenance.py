@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Ledger", "Source", "Traced", "mentions", "values"]
+__all__ = ["DESTINATIONS", "Ledger", "Source", "Traced", "mentions", "values"]
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.UNICODE)
 _URL = re.compile(
@@ -150,16 +150,28 @@ class Source:
     found: frozenset[str] = field(default=frozenset(), compare=False)
 
 
+# Kinds of value that say where something goes: one the model did not copy from anything
+# it read may still be an untrusted one re-spelled ("evil dot example", split in two).
+DESTINATIONS = ("email", "host", "url", "account", "digits", "handle")
+
+
 @dataclass(frozen=True, slots=True)
 class Traced:
-    """An argument value found in untrusted text and in nothing trusted."""
+    """An argument value found in untrusted text and in nothing trusted, or (`unseen`) a
+    destination found in nothing the model read, in a turn that read untrusted text."""
 
     argument: str
     value: str  # kind:normalised ("email:pay@evil.example")
-    sources: tuple[str, ...]  # labels of the untrusted texts that hold it
+    sources: tuple[str, ...]  # labels of the untrusted texts that hold it (or were read)
+    unseen: bool = False
 
     def describe(self) -> str:
         kind, _, shown = self.value.partition(":")
+        if self.unseen:
+            return (
+                f"{self.argument} ({kind} {shown!r}) appears in nothing the model read, "
+                f"and it read untrusted text: {', '.join(self.sources)}"
+            )
         return f"{self.argument} ({kind} {shown!r}) appears only in {', '.join(self.sources)}"
 
 
@@ -182,15 +194,21 @@ class Ledger:
             found = source.found or frozenset(values(source.text))
             self._sources.append(Source(source.text, source.label, source.trusted, found))
 
-    def trace(self, arguments: Mapping[str, Any]) -> list[Traced]:
-        """The argument values that came from untrusted text only, argument by argument."""
+    def trace(self, arguments: Mapping[str, Any], *, unseen: bool = False) -> list[Traced]:
+        """The argument values that came from untrusted text only, argument by argument;
+        with `unseen`, also each destination no text read holds once any untrusted
+        text was read (a value matched verbatim is caught anyway; this catches one the
+        model re-spelled, and fails closed where the matching cannot see)."""
         traced = []
+        read = tuple(dict.fromkeys(s.label for s in self._sources if not s.trusted))
         for argument, value in arguments.items():
             for item in sorted(_argument_values(value)):
                 holders = [s for s in self._sources if self._holds(s, item)]
                 untrusted = [s.label for s in holders if not s.trusted]
                 if untrusted and not any(s.trusted for s in holders):
                     traced.append(Traced(argument, item, tuple(dict.fromkeys(untrusted))))
+                elif unseen and read and not holders and item.split(":")[0] in DESTINATIONS:
+                    traced.append(Traced(argument, item, read, unseen=True))
         return traced
 
     def tainted(self, text: str) -> list[Traced]:
