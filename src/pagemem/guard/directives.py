@@ -50,6 +50,7 @@ from pagemem.guard.placement import (
     labelled,
     logged,
     not_the_readers,
+    setting,
     speaker,
     warned,
 )
@@ -87,6 +88,10 @@ PREFILTER_FILE = "data/guard/prefilter.marshal"  # the patterns' formulas, made 
 _I = re.IGNORECASE | re.MULTILINE
 _GAP = r"[^.!?。！？\n]{0,60}?"
 _NEAR = r"[^.!?。！？\n]{0,30}?"
+# an override and what it overrides are in one clause ("forget one item; I had to wipe
+# everything under Settings" is two)
+_CLAUSE_GAP = r"[^.!?。！？;；\n]{0,60}?"
+_CLAUSE_NEAR = r"[^.!?。！？;；\n]{0,30}?"
 
 _AI = alt(AI_READER + PROCESSOR)
 _LABEL = r"[^\n.!?。！？:：\"{}]{0,60}?"
@@ -149,8 +154,8 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
     "override": (
         0.9,
         re.compile(
-            rf"{alt(OVERRIDE_VERB)}{_GAP}{alt(PREVIOUS)}{_NEAR}{alt(INSTRUCTIONS)}|"
-            rf"{alt(OVERRIDE_VERB)}{_NEAR}{alt(INSTRUCTIONS)}{_NEAR}{alt(PREVIOUS)}|"
+            rf"{alt(OVERRIDE_VERB)}{_CLAUSE_GAP}{alt(PREVIOUS)}{_CLAUSE_NEAR}{alt(INSTRUCTIONS)}|"
+            rf"{alt(OVERRIDE_VERB)}{_CLAUSE_NEAR}{alt(INSTRUCTIONS)}{_CLAUSE_NEAR}{alt(PREVIOUS)}|"
             # verb last, as Korean, Japanese, Turkish and Hindi put it
             rf"{alt(PREVIOUS)}{_NEAR}{alt(INSTRUCTIONS)}{_NEAR}{alt(OVERRIDE_VERB)}|"
             rf"{alt(PREVIOUS)}{_NEAR}{alt(INSTRUCTIONS)}{_NEAR}{alt(VOID)}|"
@@ -468,7 +473,9 @@ def _prefilter() -> Prefilter:
 # a subject line's system tag, a call that is a line of code.
 _EXCUSED: dict[str, Callable[[str, re.Match[str]], bool]] = {
     "ai-obligation": not_the_readers,
-    "addressed": lambda text, match: heading(text, match) or speaker(text, match),
+    "addressed": lambda text, match: (
+        heading(text, match) or speaker(text, match) or setting(text, match)
+    ),
     "fake-system": logged,
     "side-effect-call": coded,
     "exfiltration": warned,

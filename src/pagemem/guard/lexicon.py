@@ -258,7 +258,11 @@ SYSTEM_TAG = [
     r"^\s*#{1,6}\s*(?:system|assistant|developer|instructions?)[\w -]{0,20}:",
     r"<\s*/?\s*(?:system|user_query|system_prompt|instructions?|admin|developer|operator)\s*>",
     r"\b(?:updated|new) (?:operator|system|admin|developer) (?:instructions?|rules?|policy)\b",
-    r"\bSystem-?(?:Nachricht|Meldung|Anweisung|hinweis)\b",
+    # as a tag: in capitals, after a heading's or a bracket's mark, or before a colon;
+    # "Die Systemanweisung legt fest" is a chatbot manual's word for the setting
+    r"(?-i:\bSYSTEM-?(?:NACHRICHT|MELDUNG|ANWEISUNG|HINWEIS)\b)|"
+    r"(?:^|[#=\[(·|])[ \t]*System-?(?:Nachricht|Meldung|Anweisung|hinweis)\b|"
+    r"\bSystem-?(?:Nachricht|Meldung|Anweisung|hinweis)[ \t]*[:\]]",
     r"<<<\s*(?:SYSTEM|ADMIN)|\bsistem mesajı|\bpesan sistem\b|thông báo hệ thống|"
     r"системне повідомлення|\bsystemmeddelande",
     r"\[(?:system|SYSTEM|SYSTÈME|SISTEMA|SYSTEM MESSAGE|admin message|developer)\]",

@@ -98,7 +98,8 @@ _EXAMPLE_BEFORE = re.compile(
     r"zdanie|фраза|cümle|(?:try|prompt|ask|type)\s*:)|مثل|जैसे|उदाहरण के लिए|वाक्य|例[：:]|例如|"
     r"比如|예[：:]?|예를 들어|\(|"
     # reported: what someone typed, wrote or tried, what a file or a line says
-    r"\b(?:typed|wrote|writes|tried|replied|replying with|asked|contains(?: the line)?|reads|"
+    r"\b(?:typed|typing|wrote|writes|writing|tried|replied|replying with|asked|shout(?:ed|ing|s)?|"
+    r"yell(?:ed|ing|s)?|contains(?: the line)?|reads|"
     # what a scanner reports it found
     r"matched|matches|pattern|payload|signature|string|detected|flagged|"
     r"input|output|schreef|schrieb|waarin staat|écrit|escribió|scrisse|написал\w*|вроде|"
@@ -262,6 +263,23 @@ def speaker(text: str, match: re.Match[str]) -> bool:
         return False
     name = str(tag.group(1)).strip().lower()
     return sum(str(t.group(1)).strip().lower() == name for t in _TAG.finditer(text)) >= 2
+
+
+# a configuration value: one token with a digit, a dash, an underscore, a quote or a dot
+# inside it, or a YAML scalar, and nothing after it on the line
+_SETTING = re.compile(
+    r"[:：][ \t]*(?:\S*[\d_\-/\"']\S*|\S*\.\S+|true|false|yes|no|null|on|off)[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def setting(text: str, match: re.Match[str]) -> bool:
+    """Is an address a configuration line's key and value ("modello: chat-medium-2025",
+    "assistant: claude-3-haiku")? An instruction has words after its colon."""
+    colon = max(
+        text.rfind(":", match.start(), match.end()), text.rfind("：", match.start(), match.end())
+    )
+    return colon >= 0 and _SETTING.match(text, colon) is not None
 
 
 _COLON = re.compile(r"[:：]\s*\S")

@@ -92,7 +92,11 @@ AI_READER = [
 
 # "If an AI is reading this", "any AI summarising this", "whoever you are".
 IF_AI = [
-    r"\b(?:if|when|should)\s+(?:an?|any|your)\s+(?:AI|assistant|LLM|bot|agent)\w*",
+    # said of this text or asking something ("If an AI reads this", "if your assistant
+    # could"), not a policy's "If an AI tool behaves unexpectedly, report it"
+    r"\b(?:if|when|should)\s+(?:an?|any|your)\s+(?:AI|assistant|LLM|bot|agent)\w*"
+    r"(?=[^.!?\n]{0,80}?(?:\b(?:this|these|here|could|would|please|kindly|for (?:you|me|us|"
+    r"them|someone|the \w+)|on \w+(?:'s)? behalf)\b|:))",
     r"\b(?:if|when) the (?:AI|assistant|LLM)s? (?:is |are )?(?:read|summari[sz]|process|help)\w*",
     r"\((?:AI|assistant|bot)s? only\b",
     r"\b(?:any|every|all)\s+(?:AI|assistant|LLM|language model|bot|agent)s?\s+"
@@ -105,7 +109,11 @@ IF_AI = [
     r"all\s+)?"
     r"(?:(?:AI|assistant|LLM|model|bot|agent)s?|(?:\w+\s+){1,2}"
     r"(?:AI|assistant|LLM|model|bot|agent)s?\s*:)",
-    rf"\bfor (?:the )?(?:AI|assistant|bot|LLM)s?\b{_TITLE}{_COMPOUND}",
+    # not a kind of thing made for them ("guidance for LLM applications")
+    rf"\bfor (?:the )?(?:AI|assistant|bot|LLM)s?\b{_TITLE}{_COMPOUND}"
+    r"(?! (?:applications?|apps?|products?|security|safety|use|usage|development|developers?|"
+    r"teams?|projects?|features?|governance|polic(?:y|ies)|research|risks?|workloads?|"
+    r"startups?|companies|vendors?|providers?)\b)",
     r"\bnote\s*\(\s*for\b",
     r"\b(?:whichever|whatever|any|every) (?:\w+ )?(?:assistant|AI|model|tool|bot|agent|system|"
     r"service)s? (?:\w+ ){0,2}?(?:reads?|reading|sees|processes|sorts|summari[sz]es|handles|opens|"
