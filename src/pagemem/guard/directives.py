@@ -224,7 +224,16 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             rf"(?:(?<!\w){alt(THIS)}\s+\w|\w\s+(?:ini|này)(?!\w))|"
             # reading it as it is named: "IA lisant ce courriel", "이 채팅을 읽는 AI 비서"
             rf"{_AI},?\s+{alt(READING)}|"
-            rf"(?<!\w){alt(THIS)}\s*[^\s.!?。]{{0,20}}\s*{alt(READING_BEFORE)}\s*{_AI}",
+            rf"(?<!\w){alt(THIS)}\s*[^\s.!?。]{{0,20}}\s*{alt(READING_BEFORE)}\s*{_AI}|"
+            # whoever or whatever handles this text, then spoken to: "whoever sorts this
+            # mailbox: ...", "Whoever triages this failure is required to ...", not a
+            # statement about them ("whoever fixes this also adds a lock file")
+            r"\b(?:whoever|whomever|anyone who|anybody who|anything that)\s+(?:\w+\s+){0,4}?"
+            # (not a time, nor a contract's name for itself: "under this Agreement")
+            r"(?:this|these)\b(?!\s+(?:week|month|year|time|morning|afternoon|evening|weekend|"
+            r"quarter|sprint|term|season|agreement|licen[cs]e|contract|terms)s?\b)"
+            r"[^.!?\n:,;—–]{0,40}?(?:[:,;—–]|\s-\s|\b(?:could|would|should|"
+            r"must|is required|are required|needs? to|please)\b)",
             _I,
         ),
     ),
