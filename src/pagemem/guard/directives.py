@@ -195,7 +195,13 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             rf"{_AI}(?:(?:さん|様)?へ|さん|様)[。、]|"
             rf"(?:^|[.!?;:\n(\[—–\->'\"«“‘]|[.!?]\s|\bP\.?S\.?)\s*(?:dear |hey |to |note to |oh )?"
             rf"(?:the |all |any |every )?{_AI}(?:\s*,\s*{_AI}){{0,3}}"
-            r"\s*(?:[,，]|\s[—–]\s|reading this|only\b)",
+            r"\s*(?:[,，]|\s[—–]\s|reading this|only\b)|"
+            # a model called by the vocative: Korean "요약봇아,", Hindi "हे सहायक,", Chinese
+            # "记账助手请 ..." (the assistant, please), a Korean "memo for the AI assistant"
+            r"(?:봇|비서|어시스턴트|챗봇)(?:아|야)(?=[\s,!])|"
+            r"(?:AI|에이아이)\s?(?:어시스턴트|비서|봇)?용\s?(?:메모|안내|지시)|"
+            r"(?:हे|ऐ|अरे|प्रिय)\s(?:एआई|सहायक|बॉट|असिस्टेंट)|"
+            r"(?:助手|助理|智能体)[，,]?\s*请(?!求)",
             _I,
         ),
     ),
