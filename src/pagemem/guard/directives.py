@@ -239,7 +239,21 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             r"(?:this|these)\b(?!\s+(?:week|month|year|time|morning|afternoon|evening|weekend|"
             r"quarter|sprint|term|season|agreement|licen[cs]e|contract|terms)s?\b)"
             r"[^.!?\n:,;—–]{0,40}?(?:[:,;—–]|\s-\s|\b(?:could|would|should|"
-            r"must|is required|are required|needs? to|please)\b)",
+            r"must|is required|are required|needs? to|please)\b)|"
+            # the same in other languages, with a verb of handling text: "Wer diese Mail für
+            # Frau Krüger auswertet: ...", "Wie deze melding verwerkt, ...", "la persona que
+            # gestione este buzón puede ...", "tu che leggi questa chat", "Pour le traitement
+            # de cette boîte :", "bu dökümü okuyan sistem"; and "When this ticket is summarised"
+            r"\b(?:wer|wie)\s+(?:diese[nrsm]?|deze|dit)\s+[^.!?\n]{0,40}?\b(?:auswertet|"
+            r"zusammenfasst|aufbereitet|bearbeitet|verarbeitet|sortiert|verwerkt|samenvat)\b|"
+            r"\b(?:quien|quienquiera que|persona que|programa que|chiunque|tu che|quem|quiconque|"
+            r"celui qui)\s+(?:gestione|gestiona|procese|procesa|resuma|leggi|elabori|gestisci|"
+            r"riassumi|processar|gerir|gerenciar|traite|gère|résume)\s+(?:este|esta|estos|estas|"
+            r"questa|questo|queste|questi|esse|essa|ce|cet|cette|ces)\b|"
+            r"\b(?:pour|à) (?:le |l')?(?:traitement|tri|gestion) de (?:cette|ce|ces) \w+\s*:|"
+            r"\bbu \w+ (?:okuyan|işleyen|özetleyen) (?:sistem|asistan|bot|model|araç|program)\w*|"
+            r"\b(?:when|once|before) (?:this|these) \w+ (?:is|are|gets?) (?:being )?"
+            r"(?:summari[sz]ed|ingested)\b",
             _I,
         ),
     ),

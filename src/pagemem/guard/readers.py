@@ -51,7 +51,7 @@ AI_READER = [
     r"cie)?\b",
     r"\basystenc\w*",
     r"\bagente de IA\b",
-    r"\byapay zek[aâ]\b",
+    r"\byapay zek[aâ]\w*",  # with its case endings: "yapay zekâya" (to the AI)
     r"\bИИ\b",
     r"\bнейросет\w*",
     r"\bас?систент\w*",  # Russian, Ukrainian
