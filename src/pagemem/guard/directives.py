@@ -50,6 +50,7 @@ from pagemem.guard.placement import (
     labelled,
     logged,
     not_the_readers,
+    request_body,
     setting,
     speaker,
     warned,
@@ -505,7 +506,7 @@ _EXCUSED: dict[str, Callable[[str, re.Match[str]], bool]] = {
     "addressed": lambda text, match: (
         heading(text, match) or speaker(text, match) or setting(text, match)
     ),
-    "fake-system": logged,
+    "fake-system": lambda text, match: logged(text, match) or request_body(text, match),
     "side-effect-call": coded,
     "exfiltration": warned,
 }

@@ -233,6 +233,23 @@ def logged(text: str, match: re.Match[str]) -> bool:
     return bool(_BLOCK_KEY.match(text, match.end(), line_end if line_end >= 0 else len(text)))
 
 
+_ROLE_OBJECT = re.compile(r"\"role\"\s*:", re.IGNORECASE)
+_REQUEST_BODY = re.compile(
+    r"\"model\"\s*:\s*\"[^\"\n]{1,60}\"[^\[\]]{0,200}?\"messages\"\s*:\s*\[\s*(?:\{[^{}]*\}\s*,\s*){0,8}$",
+    re.IGNORECASE,
+)
+
+
+def request_body(text: str, match: re.Match[str]) -> bool:
+    """Is a JSON role object one of the messages of a chat API request shown in a document
+    (`{"model": "...", "messages": [{"role": "system", ...`), an API reference's example
+    or a request log, rather than a system message planted in a tool's output?"""
+    if not _ROLE_OBJECT.search(match.group(0)):
+        return False
+    opening = text.rfind("{", max(0, match.start() - 400), match.start())
+    return opening >= 0 and _REQUEST_BODY.search(text, max(0, opening - 400), opening) is not None
+
+
 _DASH_END = re.compile(r"\s[—–-]\s+\S$")
 
 
