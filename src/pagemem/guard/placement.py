@@ -32,7 +32,8 @@ _META = re.compile(
     r"so-called|populari[sz]ed|prompts? (?:that|like|such)|jailbreaks? (?:like|such)|"
     r"ricercatori|frasi come|ad esempio|per esempio|por ejemplo|par exemple|zum Beispiel|"
     r"z\.\s?B\.|chercheurs|investigadores|pesquisadores|Forscher|onderzoekers|badacze|"
-    r"исследовател\w*|naukowcy|araştırmacılar|例如|研究人员|例えば|研究者|예를 들어|연구진|"
+    r"исследовател\w*|пример\w*|приклад\w*|naukowcy|araştırmacılar|例如|研究人员|例えば|研究者|"
+    r"예를 들어|연구진|"
     r"phrases (?:like|such as)|Sätze wie|des phrases comme|frases como|например|наприклад|"
     r"injeksi prompt|tấn công chèn lệnh|ví dụ như|"
     r"jailbreak prompts?|jailbreaks)(?!\w)",
@@ -95,6 +96,9 @@ _EXAMPLE_BEFORE = re.compile(
     r"como|come|tipo|quali|na przykład|np\.|typu|jak|till exempel|t\.ex\.|som|örneğin|mesela|"
     r"как|типа|например|наприклад|такі як|зокрема|misalnya|contohnya|seperti|như|chẳng hạn|"
     r"ví dụ|antara lain|(?:the |a |with the )?(?:phrase|sentence)|frase|Satz|zin|"
+    r"(?:the|a) (?:classic|famous|infamous|well-known|usual|typical|standard) (?:line|payload)|"
+    # a git commit that reverts another names it in quotes: Revert "..."
+    r"(?-i:Revert)|"
     r"zdanie|фраза|cümle|(?:try|prompt|ask|type)\s*:)|مثل|जैसे|उदाहरण के लिए|वाक्य|例[：:]|例如|"
     r"比如|예[：:]?|예를 들어|\(|"
     # reported: what someone typed, wrote or tried, what a file or a line says
@@ -102,7 +106,8 @@ _EXAMPLE_BEFORE = re.compile(
     r"yell(?:ed|ing|s)?|contains(?: the line)?|reads|"
     # what a scanner reports it found
     r"matched|matches|pattern|payload|signature|string|detected|flagged|"
-    r"input|output|schreef|schrieb|waarin staat|écrit|escribió|scrisse|написал\w*|вроде|"
+    r"input|output|schreef|schrieb|waarin staat|écrit|escribió|scrisse|написал\w*|написано|"
+    r"сказано|вроде|"
     r"yazmış|yazdı))[\s:：,]*$",
     re.IGNORECASE,
 )
