@@ -50,6 +50,13 @@ def test_a_number_reads_the_same_in_a_note_and_in_an_argument() -> None:
     assert traced.sources == ("tool read_receipt",)
 
 
+def test_a_large_amount_is_one_spelling_in_text_and_in_a_number_argument() -> None:
+    ledger = Ledger([Source("wire 1,234,567.00 EUR today", "tool read_invoice", trusted=False)])
+    [traced] = ledger.trace({"amount": 1234567})
+    assert traced.value == "amount:1234567"  # no exponent: 1234568 is another amount
+    assert ledger.trace({"amount": 1234568}) == []
+
+
 def test_each_part_of_a_text_is_one_kind_of_value() -> None:
     found = values("wire DE89 3704 0044 0532 0130 00 via https://pay.example/x/y.pdf")
     assert not any(v.startswith("amount:") for v in found)  # no pieces of the account

@@ -97,16 +97,17 @@ _CLAUSE_NEAR = r"[^.!?。！？;；\n]{0,30}?"
 _AI = alt(AI_READER + PROCESSOR)
 _LABEL = r"[^\n.!?。！？:：\"{}]{0,60}?"
 # what a slot in an exfiltration address names: the user's data, not an id or a page
-_DATA_SLOT = (
-    r"(?:e-?mail|summary|chat|conversation|history|notes?|password|passwd|address|"
+_DATA_WORDS = (
+    r"e-?mail|summary|chat|conversation|history|notes?|password|passwd|address|"
     r"transcript|memor|secret|token|api[_-]?key|credentials?|messages?|contacts?|phone|"
-    r"full[_-]?name|user[_-]?name|profile)"
+    r"full[_-]?name|user[_-]?name|profile"
 )
+_DATA_SLOT = rf"(?:{_DATA_WORDS})"
 # what the slot names when it has words in it ("<value of AWS_SECRET_ACCESS_KEY>",
 # "{手机号}"): the data words, an env file, a secret's name in capitals, and "phone",
 # "password", "e-mail", "address" in the other languages
 _SLOT_WORDS = (
-    r"(?:" + _DATA_SLOT[3:-1] + r"|\.env\b|"
+    rf"(?:{_DATA_WORDS}|\.env\b|"
     r"(?-i:[A-Z_]*(?:SECRET|TOKEN|PASSWORD|API_KEY|ACCESS_KEY)[A-Z_]*)|"
     r"手机|电话|密码|邮箱|地址|身份证|聊天记录|電話|パスワード|メール|住所|전화|비밀번호|이메일|주소|"
     r"телефон|пароль|почт|адрес|Telefon|Passwort|téléphone|mot de passe|teléfono|contraseña|"

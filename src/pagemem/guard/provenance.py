@@ -98,10 +98,15 @@ def mentions(text: str) -> dict[str, str]:
     for match in _AMOUNT.finditer(rest):
         for number in _readings(match.group(0)):
             if number >= 100:
-                found.setdefault(f"amount:{number:g}", match.group(0))
+                found.setdefault(f"amount:{_amount(number)}", match.group(0))
     for handle in _HANDLE.findall(text):
         found.setdefault(f"handle:{handle.lower().rstrip('.')}", handle)
     return found
+
+
+def _amount(number: float) -> str:
+    """An amount as one spelling: 1250.5 and 1250.50 alike, never an exponent."""
+    return f"{number:.2f}".rstrip("0").rstrip(".")
 
 
 def _readings(written: str) -> set[float]:
@@ -127,7 +132,7 @@ def _argument_values(value: Any) -> set[str]:
     if isinstance(value, bool) or value is None:
         return set()
     if isinstance(value, int | float):
-        return {f"amount:{value:g}"} if abs(value) >= 100 else set()
+        return {f"amount:{_amount(value)}"} if abs(value) >= 100 else set()
     if isinstance(value, list | tuple):
         return set().union(*(_argument_values(item) for item in value)) if value else set()
     if isinstance(value, Mapping):
