@@ -11,12 +11,14 @@ the next turn starts where the last good one ended (what its tools wrote to memo
 stays).
 
 Each turn keeps a `Ledger` of what the model has read, labelled by where it came
-from: the user's messages and core memory (trusted), tool output and the notes
-and messages memory tools showed (trusted or not by origin). A side-effecting
-call (or a write to core memory) whose argument values appear only in untrusted
-text is held until the `approve` callback agrees, and the request names the text
-each value came from; calls on the user's own values run at once. Token usage of
-every call is recorded in `calls`, so the plateau of a paged prompt is visible.
+from: the application's system prompt, the user's messages and core memory
+(trusted), tool output and the notes and messages memory tools showed (trusted or
+not by origin). A side-effecting call (or a write to core memory) whose argument
+values appear only in untrusted text, or that names a destination nothing read holds
+once untrusted text was read, is held until the `approve` callback agrees, and the
+request names the text each value came from; calls on the user's own values run at
+once. Token usage of every call is recorded in `calls`, so the plateau of a paged
+prompt is visible.
 """
 
 from __future__ import annotations

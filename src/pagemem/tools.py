@@ -8,13 +8,14 @@ exception out of the agent loop.
 Memory never authorises a side effect on the word of untrusted text. With a
 `Ledger` of what the model read this turn (the agent loop keeps one), a tool
 marked `side_effecting` runs at once when none of its argument values comes only
-from untrusted text (web and tool notes, flagged notes, tool output); when one
-does, the call is held: it runs only if the approval callback says yes, and the
-request names the text each value came from. With no approver it is refused with a
-message the model can read. The same check guards writes to core memory (always in
-view, so trusted), and a note the model saves with untrusted values is stored as
-untrusted. Without a ledger, or for a tool marked `always_ask`, every
-side-effecting call needs a yes.
+from untrusted text (web and tool notes, flagged notes, tool output), and no
+destination in them (an address, a URL, an account) is one the model read nowhere
+after reading untrusted text; otherwise the call is held: it runs only if the
+approval callback says yes, and the request names the text each value came from.
+With no approver it is refused with a message the model can read. The same check
+guards writes to core memory (always in view, so trusted), and a note the model saves
+with untrusted values is stored as untrusted. Without a ledger, or for a tool marked
+`always_ask`, every side-effecting call needs a yes.
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ class ApprovalRequest:
     arguments: dict[str, Any]
     scope: Scope
     untrusted: tuple[str, ...]
-    traced: tuple[Traced, ...] = ()  # argument values found only in untrusted text
+    traced: tuple[Traced, ...] = ()  # values found only in untrusted text, or unseen
 
 
 Approver = Callable[[ApprovalRequest], bool]
@@ -118,8 +119,9 @@ Runner = Callable[[ScopedMemory, dict[str, Any], CallContext], "str | ToolResult
 @dataclass(frozen=True, slots=True)
 class Tool:
     """One tool. `side_effecting` tools act outside memory (send, pay, delete files):
-    held for approval when an argument value comes only from untrusted text, or always
-    with `always_ask`. `writes_trusted` tools write where later turns trust what they
+    held for approval when an argument value comes only from untrusted text (or is a
+    destination nothing read holds, once untrusted text was read), or always with
+    `always_ask`. `writes_trusted` tools write where later turns trust what they
     read (core memory): held the same way."""
 
     name: str
@@ -458,8 +460,9 @@ def dispatch(
     """Run one tool call; the result text is spliced into the next prompt.
 
     A side-effecting tool (or a write to core memory) whose argument values came only
-    from untrusted text runs only if `approve` returns True for its request; so does
-    every side-effecting call when `context` has no ledger.
+    from untrusted text, or name a destination nothing read holds after untrusted text
+    was read, runs only if `approve` returns True for its request; so does every
+    side-effecting call when `context` has no ledger.
     """
     by_name = {tool.name: tool for tool in tools}
     tool = by_name.get(name)

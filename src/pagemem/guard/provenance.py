@@ -13,8 +13,10 @@ values carry where they came from, and a policy is checked before every tool cal
 not on the model's reasoning. Taken from FIDES (Costa et al., 2025): integrity labels
 propagate, so a note the model writes with untrusted values is untrusted itself.
 Not taken: a quarantined second model and a custom interpreter. Values are matched
-after normalising (case, spacing, URL parts, the digits of a number), not tracked
-through the model, so a value the model re-spells ("evil dot com") is not traced.
+after normalising (case, spacing, URL parts, the digits of a number, an amount in
+either locale's marks), not tracked through the model; where matching cannot see (a
+destination re-spelled, "evil dot com"), `trace(..., unseen=True)` fails closed: once
+untrusted text was read, a destination found in nothing read holds the call too.
 """
 
 from __future__ import annotations
