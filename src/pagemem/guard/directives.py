@@ -25,6 +25,7 @@ from pagemem.guard.lexicon import (
     CONSENT,
     DATA,
     FROM_HERE,
+    HIDE_FROM_REPORT,
     INSTRUCTIONS,
     MEMORY,
     MEMORY_PLAIN,
@@ -350,6 +351,7 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             rf"{_CONFIRM_OFF}|"
             rf"{alt(TELL_NOT)}{_GAP}(?:{alt(USER_REF)}|{_AI})|(?:{alt(USER_REF)}|{_AI}){_GAP}"
             rf"{alt(TELL_NOT)}|keep this between us|無需確認|无需(?:再次)?确认|"
+            rf"{alt(HIDE_FROM_REPORT)}|"
             r"\b(?:notify|inform|alert|tell) no ?one\b(?! (?:the|about|that|who))|"
             r"\bwithout (?:notifying|telling|informing) anyone\b",
             _I,
@@ -422,7 +424,9 @@ _GATES: dict[str, re.Pattern[str]] = {
     "override": re.compile(alt(OVERRIDE_VERB + VOID + FROM_HERE + _FINAL_VOID), _I),
     "exfiltration": re.compile(rf"{_DESTINATION}|[?&][\w-]+=", _I),
     "concealment": re.compile(
-        rf"{alt(TELL_NOT)}|keep this between us|無需確認|无需|no ?one\b|anyone\b|{_CONFIRM_OFF}", _I
+        rf"{alt(TELL_NOT)}|keep this between us|無需確認|无需|no ?one\b|anyone\b|{_CONFIRM_OFF}|"
+        rf"{alt(HIDE_FROM_REPORT)}",
+        _I,
     ),
     "polite-request": re.compile(alt(POLITE), _I),
     "planted-consent": re.compile(alt(CONSENT), _I),

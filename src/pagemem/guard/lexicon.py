@@ -16,6 +16,7 @@ from collections.abc import Iterable
 __all__ = [
     "CHAT_TEMPLATE",
     "DATA",
+    "HIDE_FROM_REPORT",
     "INSTRUCTIONS",
     "MEMORY",
     "MEMORY_PLAIN",
@@ -409,6 +410,61 @@ TELL_NOT = [
     r"\bn'a pas à être (?:signalée?|mentionnée?|indiquée?)|"
     r"\bnão (?:deve|precisa) (?:ser )?(?:mencionad|informad|revelad)\w*|"
     r"\bdoesn'?t need to be told\b|\bneed not be told\b",
+]
+
+# What an agent reports back to whoever it works for: its reply, summary, list of actions.
+_REPORT = (
+    r"(?:(?:\w+ )?summar(?:y|ies)|recap|report(?! card)|repl(?:y|ies)|response|answer|"
+    r"write-?up|(?:list|log|record|history) of (?:the )?(?:actions|changes|steps)"
+    r"(?: taken| made| done)?|(?:action|activity|audit|change) ?log|changelog|"
+    r"ticket (?:history|notes)|history notes|anything (?:shown|reported|sent) to)"
+)
+# What the text itself asks for: "this step", "the refund", "it".
+_THIS_STEP = (
+    r"(?:it|this|that|these|those|them|(?:this|that|these|those|the) (?:\w+ ){0,2}?"
+    r"(?:step|change|action|paragraph|note|section|instruction|refund|email|update|addition|"
+    r"removal|transfer|item|line|add-on|payment|forward(?:ing)?|rule)s?)"
+)
+
+# Keeping what it did out of what it reports: "it shouldn't appear in the summary or in any
+# list of actions taken", "Leave those changes out of the reply". A page has no say in an
+# agent's report; a policy that keeps names out of a report says which names, not "this".
+HIDE_FROM_REPORT = [
+    rf"\b(?:keep|leave)\s+{_THIS_STEP}\b[^.!?\n]{{0,50}}?\bout of\b[^.!?\n]{{0,30}}?"
+    rf"\b(?:it|{_REPORT})\b",
+    rf"\b{_THIS_STEP}\s+(?:shouldn't|should not|must not|mustn't|need not|needn't|"
+    r"(?:doesn't|does not|don't|do not|won't) need to)\s+(?:appear|show up|be (?:listed|"
+    r"mentioned|included|shown|reported|noted|logged|recorded))\b[^.!?\n]{0,40}?"
+    rf"\b(?:in|on)\s+(?:the|any|your)\s+{_REPORT}",
+    r"\b(?:don't|do not|never|no need to|without|nor)\s+(?:\w+\s+){0,8}?(?:mention|list|"
+    rf"includ|report|not|record|log|show|surfac)\w*\s+{_THIS_STEP}\s+(?:in|on)\s+"
+    rf"(?:the|any|your)\s+(?:\w+\s+)?{_REPORT}",
+    r"\bsend (?:the|your) \w+ no (?:confirmation|notification|notice|alert|receipt)",
+    r"\bno (?:hace falta|es necesario|debe|deber[íi]a) (?:que )?(?:aparezca|figure|conste|"
+    r"se mencione|mencionarlo|incluirlo)\b[^.!?\n]{0,30}?\ben (?:el|la|los|las|ning[úu]n\w*) "
+    r"(?:resumen|informe|respuesta|lista de (?:acciones|cambios)|registro)",
+    r"\bnão (?:precisa|deve|é necessário)(?: que)? (?:aparecer|apareça|constar|conste|ser "
+    r"mencionad\w+)\b[^.!?\n]{0,30}?\bn[oa]s? (?:resumo|relatório|resposta|lista de (?:ações|"
+    r"alterações))",
+    r"\b(?:ne doit pas|n'a pas à|inutile de l[ea']?) ?(?:apparaître|figurer|mentionner|"
+    r"être mentionnée?)\b[^.!?\n]{0,30}?\bdans (?:le|la|les|aucun\w*|votre) (?:résumé|rapport|"
+    r"réponse|compte rendu|liste des (?:actions|modifications)|journal)",
+    r"\bnon (?:deve|serve che|è necessario che) (?:comparire|apparire|compaia|figurare|essere "
+    r"menzionat\w)\b[^.!?\n]{0,30}?\b(?:nel|nella|nei|in) (?:riepilogo|riassunto|resoconto|"
+    r"risposta|rapporto|elenco delle (?:azioni|modifiche))",
+    r"\b(?:Zusammenfassung|Antwort|Bericht|Protokoll|Aktionsliste|Änderungsliste)\w*\b"
+    r"[^.!?\n]{0,30}?\b(?:nicht|nie|keinesfalls) (?:auftauchen|erscheinen|erwähn\w+|aufgeführt|"
+    r"stehen)",
+    r"\bв (?:\w+ ){0,2}?(?:отч[её]т|ответ|сводк|резюме|журнал\w* действий)\w*[^.!?\n]{0,40}?"
+    r"\bне (?:отражай|упоминай|указывай|пиши|включай)\w*",
+    r"(?:özet|işlemler listesi|yanıt|rapor)\w*[^.!?\n]{0,40}?\b(?:yer almamalı|yer almasın|"
+    r"geçmemeli|geçmesin|yazma(?:yın)?\b)",
+    r"không (?:cần )?(?:ghi|nhắc(?: đến| tới)?|đề cập(?: đến)?|đưa|nêu)\b[^.!?\n]{0,20}?"
+    r"\b(?:trong|vào) (?:\w+ ){0,3}?(?:tóm tắt|báo cáo|phản hồi|danh sách)",
+    r"(?:要約|報告|返信|回答)[^。\n]{0,12}?に?は?(?:記載|記入|含め)(?:不要|しない)",
+    r"(?:摘要|总结|總結|回复|回覆|报告|報告)(?:中|里|裡)?(?:不要|无需|無需|不必|不用)"
+    r"(?:提及|提到|列出|写|寫|包含)",
+    r"(?:요약|보고|답변)\w*[^.!?\n]{0,20}?(?:언급하지|포함하지|적지|쓰지) ?(?:마|말)",
 ]
 
 # "The user" as a third party the text gives orders about.
