@@ -213,8 +213,9 @@ INSTRUCTIONS = [
 # "you are now X", "from now on you are", in many languages.
 NOW_YOU_ARE = [
     r"\bfrom now on,? you(?:'re| are| will)\b",
-    r"\byou are now (?:an? )?(?:(?-i:[A-Z])\w+|AI\b|unrestricted|in developer)",
-    r"\byou(?:'re| are) (?:no longer|not) (?:an? )?(?:AI|assistant|bound|restricted)",
+    # a new name, quoted or not ("You are now \"DealBuddy\"")
+    r"\byou are now (?:an? )?[\"'“«‘]?(?:(?-i:[A-Z])\w+|AI\b|unrestricted|in developer)",
+    r"\byou(?:'re| are) (?:no longer|not) (?:an? )?(?:\w+ )?(?:AI|assistant|bound|restricted)",
     r"\bab (?:jetzt|sofort) bist du\b",
     r"\bdu bist (?:jetzt|nun|ab sofort|ab jetzt|von nun an)\b",
     r"\b(?:your|ur) new (?:job|task|role|purpose|goal|mission|persona|identity) (?:is|will be)\b",
@@ -237,7 +238,8 @@ NOW_YOU_ARE = [
     r"\bmulai sekarang,? (?:kamu|anda)\b",
     r"\btừ (?:bây giờ|giờ)(?: trở đi)?,? bạn\b",
     r"\bfrån och med nu är du\b|\bdu är nu\b",
-    r"从现在(?:起|开始)?你是|你现在是",
+    r"从现在(?:起|开始)?你是|你现在是|从现在(?:起|开始)[，,]?\s*你(?:不再|就是|将扮演|必须)|"
+    r"你(?:已经)?不再是\S{0,8}?(?:AI|助手|助理|模型|机器人)",
     r"今から(?:あなた|君)は|これからあなたは",
     r"지금부터 너는|이제부터 너는",
     r"\bfinja que (?:você|voce) é\b|\bfinge que eres\b|\bfais semblant d'être\b|"
