@@ -230,7 +230,8 @@ NOW_YOU_ARE = [
     r"\ba partir de agora,? (?:você é|és)\b",
     r"\bvanaf nu ben je\b",
     r"\bod teraz jesteś\b",
-    r"\bс этого момента ты\b|\bтеперь ты\b",
+    r"\bс этого момента ты\b|\bтеперь ты\b|\bты (?:больше|уже) не (?:\w+ )?(?:ассистент|помощник|"
+    r"бот|ИИ)",
     r"\bartık sen\b",
     r"من الآن فصاعداً أنت|من الآن أنت",
     r"अब से तुम|अब से आप",
@@ -246,6 +247,22 @@ NOW_YOU_ARE = [
     r"\binterpreta (?:il|la|el)? ?(?:ruolo|personaggio|papel)?|\bneem je de rol aan\b|"
     r"\bspiel(?:e)? die Rolle\b|\bwciel się w\b|\bпритворись\b|\bbundan sonra sen\b",
     r"今から「|からあなたは「|지금부터 이 글을 읽는|从现在起(?:，|,)?(?:阅读|读)",
+    # a role kept for the rest of the chat: a page's role-play is for the model reading it
+    r"\b(?:play|plays|playing|become|becomes|stay|stays|remain|remains|act as|acts as|"
+    r"speaks? as|talks? as|responds? as|answers? as)\b[^.!?\n]{0,60}?\b(?:for|until|through) "
+    r"the (?:rest|end) of (?:the|this|our|your) (?:chat|conversation|session|thread|exchange)",
+    r"\b(?:never|don't|do not|won't|must not) (?:breaks?|steps? out of|drops?|leaves?) "
+    r"(?:character|(?:the|this|your|her|his) (?:role|persona|character))",
+    r"\bnunca (?:sale|salgas|rompe|rompas) (?:del|el) (?:personaje|papel)|"
+    r"\b(?:habla|hablará|actúa|actuará|responde|responderá|sigue siendo|seguirá siendo|serás|"
+    r"eres)\b[^.!?\n]{0,60}?hasta el final de la conversación",
+    r"\bnão saia do personagem|\bne (?:sors|sort) jamais (?:du|de son) (?:rôle|personnage)|"
+    r"\b(?:parle|parlera|reste|restera|joue|jouera|seras)\b[^.!?\n]{0,60}?jusqu'à la fin de la "
+    r"conversation",
+    r"\bnon uscire (?:mai )?dal personaggio|\b(?:parla|parlerà|resta|resterà|rimani|rimarrà|"
+    r"sarai)\b[^.!?\n]{0,60}?fino alla fine della conversazione|\bfällt nie aus der Rolle",
+    r"\bникогда не выход\w* из роли|\bне выходи из роли|"
+    r"\bchơi trò nhập vai[^.!?\n]{0,20}?\bbạn là",
 ]
 
 # Fake prompt sections and chat-template tokens.
