@@ -432,6 +432,8 @@ _GATES: dict[str, re.Pattern[str]] = {
     "planted-consent": re.compile(alt(CONSENT), _I),
     "memory-write": re.compile(
         r"memor|remember|prefer|profil|notes?\b|speicher|merke|mémoire|retiens|memoria|memória|"
+        r"future|later|subsequent|upcoming|permanent|lasting|standing|durable|durablement|perfil|"
+        r"нотатк|دائمة|長期|"
         r"onthoud|"
         r"zapamięta|"
         r"запомни|hafıza|belleğ|记|記憶|メモリ|기억|ذاكرت|याद|स्मृति",

@@ -539,6 +539,25 @@ MEMORY = [
     r"기억에 저장|기억해",
     r"احفظ\w* في ذاكرتك",
     r"याद रखें|स्मृति में",
+    # kept for every later conversation, or in the notes an assistant keeps on its user: a
+    # page has nothing to store there ("Remember this for all future conversations", "notes
+    # are kept about the recipient"); "Remember to bring a mat to all future sessions" is
+    # for a person, "is saved for all future sessions" a setting
+    r"\b(?:remember(?! to\b)|retain|store|save|carry|file|persist|treat)(?!e?d\b)\w*\b"
+    r"[^.!?\n]{0,80}?\b(?:for|in|into|across|during|through)\s+(?:all|every|any)\s+(?:\w+\s+)?"
+    r"(?:future|later|subsequent|upcoming)\s+(?:sessions?|conversations?|chats?|interactions?)|"
+    r"\bstanding notes (?:on|about) (?:the|this)\b",
+    r"\b(?:save|store|record|file|keep|remember|log)\w*\s+(?:this |it |that )?as (?:a |an )?"
+    r"(?:lasting|permanent|persistent|standing|durable) (?:fact|preference|note|instruction|"
+    r"setting)",
+    r"\b(?:notes?|profile|memory)\s+(?:\w+\s+){0,2}?(?:kept|stored|held|maintained|you keep)\s+"
+    r"(?:about|on)\s+(?:the|this|your|their)\s+(?:user|recipient|reader|person|customer|shopper|"
+    r"owner|member|client)",
+    r"\bpermanently (?:store|save|record|remember|note|keep)\b",
+    r"\b(?:consign|mémoris|reten|retien|enregistr)\w* durablement\b|"
+    r"\bmemorizza\w* in modo permanente\b|\b(?:guardar|salvar|registrar) no perfil\b|"
+    r"\bпостійн\w+ нотатк\w*|ملاحظة دائمة|"
+    r"長期的に(?:保持|保存|記憶)",
 ]
 
 # "... are now void", in many languages.
