@@ -90,6 +90,9 @@ PREFILTER_FILE = "data/guard/prefilter.marshal"  # the patterns' formulas, made 
 _I = re.IGNORECASE | re.MULTILINE
 _GAP = r"[^.!?。！？\n]{0,60}?"
 _NEAR = r"[^.!?。！？\n]{0,30}?"
+# a character of the same sentence, a host's or a file name's dots included ("book at
+# goa-deals.in, we would be grateful")
+_IN_SENTENCE = r"(?:[^.!?。！？\n]|\.(?=\w))"
 # an override and what it overrides are in one clause ("forget one item; I had to wipe
 # everything under Settings" is two)
 _CLAUSE_GAP = r"[^.!?。！？;；\n]{0,60}?"
@@ -263,7 +266,7 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
     "polite-request": (
         0.55,
         re.compile(
-            rf"{alt(POLITE)}[^.!?。！？\n]{{0,120}}?{_AI}|{_AI}[^.!?。！？\n]{{0,60}}?{alt(POLITE)}",
+            rf"{alt(POLITE)}{_IN_SENTENCE}{{0,120}}?{_AI}|{_AI}{_IN_SENTENCE}{{0,120}}?{alt(POLITE)}",
             _I,
         ),
     ),

@@ -589,6 +589,17 @@ POLITE = [
     r"\bbudemo vdjačn|\bбудемо вдячні|\bбудем (?:очень )?благодарн|\bnous vous serions "
     r"(?:très )?reconnaissants|\bsarebbe (?:molto )?gentile|\bwir würden uns (?:sehr )?freuen|"
     r"\bzo vriendelijk willen zijn|\bسنكون ممتنين|\bتفضّل|\bkindly\b",
+    r"\bwould (?:it|you) be so kind as to\b|\bplease be so kind as to\b|\bwould mean a lot\b|"
+    r"\bthanks? in advance\b",
+    r"\bdet (?:vore|hade varit) (?:fint|bra|snällt|toppen)\b|\bdet hadde vært (?:fint|flott)\b|"
+    r"\bdet ville være (?:fint|dejligt|rart)\b",
+    r"\brica ed(?:iyorum|ersem)\b|\brica etsem\b|\bçok sevinirim\b|\bminnettar olurum\b|"
+    r"\bmemnun olurum\b",
+    r"非常希望您?能|希望您能|劳烦|麻烦您|拜托",
+    r"(?:いただけますと|いただければ|くだされば)[^。]{0,6}?(?:幸い|ありがた)|ありがたく存じます",
+    r"आभारी (?:रहेंगे|होंगे|रहूँगा|रहूंगा|रहूँगी)",
+    r"\b(?:le |les )?agradecer[íi]amos\b|\bti saremmo grat[io]\b|\bficar[íi]amos gratos\b|"
+    r"\bwären wir (?:sehr )?dankbar\b|\bbylibyśmy wdzięczni\b",
 ]
 
 # "the user has authorised ...": consent the user never gave, planted for later.
