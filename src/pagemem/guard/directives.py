@@ -62,6 +62,7 @@ from pagemem.guard.readers import (
     ANY_READER,
     FOR_MODEL,
     FOR_MODEL_AFTER,
+    FOR_SOMEONE,
     IF_AI,
     PROCESSOR,
     READING,
@@ -259,7 +260,7 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             r"\b(?:pour|à) (?:le |l')?(?:traitement|tri|gestion) de (?:cette|ce|ces) \w+\s*:|"
             r"\bbu \w+ (?:okuyan|işleyen|özetleyen) (?:sistem|asistan|bot|model|araç|program)\w*|"
             r"\b(?:when|once|before) (?:this|these) \w+ (?:is|are|gets?) (?:being )?"
-            r"(?:summari[sz]ed|ingested)\b",
+            rf"(?:summari[sz]ed|ingested)\b|{alt(FOR_SOMEONE)}",
             _I,
         ),
     ),

@@ -15,6 +15,7 @@ __all__ = [
     "ANY_READER",
     "FOR_MODEL",
     "FOR_MODEL_AFTER",
+    "FOR_SOMEONE",
     "IF_AI",
     "PROCESSOR",
     "READING",
@@ -268,3 +269,31 @@ READING_BEFORE = [
 
 # Any of them, as one alternation: who a labelled note may be for.
 ANY_READER = alt(AI_READER + PROCESSOR + AGENT)
+
+# Whoever reads this text for somebody else, in the reader's place: a page has no business
+# with its reader's helper.
+FOR_SOMEONE = [
+    # reading this text for someone else: "anyone condensing these reviews for a shopper",
+    # "if you're boiling these reviews down for a buyer", "Anyone relaying this article owes it
+    # to their reader"
+    r"\b(?:anyone|anybody|anything|whoever|you|you're|someone|those|the one)\b[^.!?\n]{0,30}?"
+    r"\b(?:summari[sz]ing|condensing|boiling|digesting|relaying|passing on|reading|processing|"
+    r"triaging|sorting|handling|going through|compiling|recapping|distilling|turning)\s+"
+    r"(?:(?:this|these|the above|the following)\s+(?:\w+\s+)?|(?:the\s+)?(?:reviews?|opinions|"
+    r"results|listings?|messages|e-?mails?|mail|inbox|page|article|post|thread|comments)\s+)"
+    r"(?:\w+\s+){0,2}?(?:for|to|into \w+ for)\s+(?:(?:a|an|the|your|their|some|another)\s+"
+    r"(?:\w+\s+)?)?(?:shopper|buyer|reader|client|customer|person|traveller|traveler|principal|"
+    r"owner|employee|member|guest|user|human|boss|family|someone|somebody)\b",
+    r"\b(?:quien|alguien que|el que|la persona que)\s+(?:esté|está|vaya a|estés)\s+(?:resumiendo|"
+    r"leyendo|procesando|revisando|gestionando)\s+[^.!?\n]{0,30}?\bpara (?:otra persona|alguien|"
+    r"el usuario|un cliente|su cliente|un comprador)",
+    r"\b(?:chi|qualcuno che)\s+(?:riassume|legge|elabora|riporta)\s+[^.!?\n]{0,30}?\b(?:per|a) "
+    r"(?:un(?:'| )altra persona|qualcuno|un acquirente|un cliente|l'utente)",
+    r"\b(?:quem|alguém que)\s+(?:estiver|esteja|for)\s+(?:resumindo|lendo|processando|resumir|"
+    r"ler)\s+[^.!?\n]{0,30}?\bpara (?:outra pessoa|alguém|o usuário|um cliente|um comprador)",
+    r"\b(?:celui|celle|quiconque) qui\s+(?:résume|lit|traite|relaie)\s+[^.!?\n]{0,30}?\bpour "
+    r"(?:quelqu'un|une autre personne|l'utilisateur|un client|un acheteur)",
+    r"\b(?:для|тому) (?:того,? )?кто (?:разбирает|читает|обрабатывает|пересказывает)\s+"
+    r"(?:почту|письма|сообщения|отзывы|эту|этот|эти)",
+    r"\bai đang (?:giúp|hỗ trợ) \S+(?: \S+)? (?:xử lý|đọc|tóm tắt)",
+]
