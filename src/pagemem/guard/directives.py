@@ -30,14 +30,12 @@ from pagemem.guard.lexicon import (
     MEMORY,
     MEMORY_PLAIN,
     MODAL,
-    NOW_YOU_ARE,
     OVERRIDE_VERB,
     POLITE,
     PREVIOUS,
     ROLE_REQUEST,
     SEND,
     STRONG_DATA,
-    SYSTEM_TAG,
     TELL_NOT,
     THE_USER,
     USER_REF,
@@ -70,6 +68,7 @@ from pagemem.guard.readers import (
     THIS,
     WHO,
 )
+from pagemem.guard.voices import IMPERSONATION, NOW_YOU_ARE, SYSTEM_TAG
 
 __all__ = [
     "DIRECTIVE_FLAG",
@@ -189,6 +188,7 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
     "new-persona": (0.55, re.compile(alt(NOW_YOU_ARE), _I)),
     "role-request": (0.25, re.compile(alt(ROLE_REQUEST), _I)),
     "fake-system": (0.6, re.compile(alt(SYSTEM_TAG), _I)),
+    "impersonation": (0.55, re.compile(alt(IMPERSONATION), _I)),
     "addressed": (
         0.55,
         re.compile(

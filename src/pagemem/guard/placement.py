@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from pagemem.guard.lexicon import CHAT_TEMPLATE
 from pagemem.guard.readers import ANY_READER
+from pagemem.guard.voices import CHAT_TEMPLATE
 
 __all__ = [
     "coded",
