@@ -24,6 +24,8 @@ from pagemem.guard.deobfuscate import unmask
 from pagemem.guard.lexicon import (
     CONSENT,
     DATA,
+    DISCARDED,
+    FINAL_VOID,
     FROM_HERE,
     HIDE_FROM_REPORT,
     INSTRUCTIONS,
@@ -142,19 +144,6 @@ _DESTINATION = (
 # A JSON flag that turns the user's confirmation off ("confirm_with_user": false).
 _CONFIRM_OFF = r"\"\w*(?:confirm|conferma|confirma|bestätig)\w*\"\s*:\s*false\b"
 
-# Words that end a rule's life on their own ("... sin efecto", "... are void").
-_FINAL_VOID = [
-    r"sin efecto|no longer (?:in force|valid)|void|nicht mehr (?:gültig|maßgeblich)|caduques?",
-    r"утратил\w* силу|失效|無効",
-    # "... no longer apply" in the other languages of the word lists
-    r"gäller inte längre|gjelder ikke lenger|gælder ikke længere|gelden? niet meer|"
-    r"nie obowiązuj\w* już|już nie obowiązuj\w*|больше не действу\w*|більше не діють|"
-    r"artık geçerli değil\w*|ya no (?:son válid\w*|se aplican|valen|rigen)|"
-    r"já não (?:valem|se aplicam|são válid\w*)|não (?:valem|se aplicam) mais|"
-    r"tidak berlaku lagi|không còn (?:hiệu lực|áp dụng)|ne sont plus valables|"
-    r"non si applicano più|不再适用|不再有效|もう有効ではありません|더 이상 유효하지 않",
-]
-
 # family -> (weight, pattern)
 _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
     "override": (
@@ -168,7 +157,7 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             rf"{alt(INSTRUCTIONS)}{_NEAR}{alt(PREVIOUS)}{_NEAR}{alt(VOID)}|"
             rf"{alt(FROM_HERE)}{_GAP}{alt(VOID + OVERRIDE_VERB)}|"
             rf"{alt(VOID + OVERRIDE_VERB)}{_GAP}{alt(FROM_HERE)}|"
-            rf"{alt(INSTRUCTIONS)}{_GAP}{alt(_FINAL_VOID)}",
+            rf"{alt(INSTRUCTIONS)}{_GAP}{alt(FINAL_VOID)}|{alt(DISCARDED)}",
             _I,
         ),
     ),
@@ -425,7 +414,7 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
 # family's pattern contains something the gate matches. Scanning is dominated by the
 # multi-part families, and most notes fail their gates.
 _GATES: dict[str, re.Pattern[str]] = {
-    "override": re.compile(alt(OVERRIDE_VERB + VOID + FROM_HERE + _FINAL_VOID), _I),
+    "override": re.compile(alt(OVERRIDE_VERB + VOID + FROM_HERE + FINAL_VOID + DISCARDED), _I),
     "exfiltration": re.compile(rf"{_DESTINATION}|[?&][\w-]+=", _I),
     "concealment": re.compile(
         rf"{alt(TELL_NOT)}|keep this between us|無需確認|无需|no ?one\b|anyone\b|{_CONFIRM_OFF}|"
