@@ -92,6 +92,9 @@ PREFILTER_FILE = "data/guard/prefilter.marshal"  # the patterns' formulas, made 
 _I = re.IGNORECASE | re.MULTILINE
 _GAP = r"[^.!?。！？\n]{0,60}?"
 _NEAR = r"[^.!?。！？\n]{0,30}?"
+# a list's dash or an opening quote, not the hyphen of "KI-Assistenten," nor the apostrophe
+# of "l'assistant virtuel"
+_OPENING = r"(?<!\w)[-']"
 # a character of the same sentence, a host's or a file name's dots included ("book at
 # goa-deals.in, we would be grateful")
 _IN_SENTENCE = r"(?:[^.!?。！？\n]|\.(?=\w))"
@@ -182,14 +185,16 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
         0.55,
         re.compile(
             rf"{alt(IF_AI)}|"
-            rf"(?:^|[.!?;\n(\[\]—–>'\"«“‘]|[.!?]\s|\bP\.?S\.?)\s*[^.!?;:：\n]{{0,30}}?(?<!r/){_AI}"
+            rf"(?:^|[.!?;\n(\[\]—–>\"«“‘]|{_OPENING}|[.!?]\s|\bP\.?S\.?)\s*[^.!?;:：\n]{{0,30}}?"
+            rf"(?<!r/){_AI}"
             r"(?:,?\s+(?:\w+ing|that|who|which|yang|que|qui|che|die|der|das|dat|som|który|która|"
             r"который|которая|що|який|яка)\b[^.!?;:：,\n]{0,60}|"
             r"\s+(?:de|of|for|di|von|van|da|do)\s+\S+(?:\s+\S+)?)?\s*(?:へ|に|님|에게|के लिए)?"
             # after a dash, words that go on (a heading's "... AI - Company" stops)
             r"\s*(?:[:：]|\s[—–-]\s(?=(?:\S+[ \t]+){4}\S))\s*\S|"
             rf"{_AI}(?:(?:さん|様)?へ|さん|様)[。、]|"
-            rf"(?:^|[.!?;:\n(\[—–\->'\"«“‘]|[.!?]\s|\bP\.?S\.?)\s*(?:dear |hey |to |note to |oh )?"
+            rf"(?:^|[.!?;:\n(\[—–>\"«“‘]|{_OPENING}|[.!?]\s|\bP\.?S\.?)\s*"
+            r"(?:dear |hey |to |note to |oh )?"
             rf"(?:the |all |any |every )?{_AI}(?:\s*,\s*{_AI}){{0,3}}"
             r"\s*(?:[,，]|\s[—–]\s|reading this|only\b)|"
             # a model called by the vocative: Korean "요약봇아,", Hindi "हे सहायक,", Chinese
