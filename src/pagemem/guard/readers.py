@@ -37,7 +37,7 @@ AI_READER = [
     r"(?! (?:team|group|department|lab|unit|committee|office|council|Act|policy|policies|"
     r"governance|strategy|ethics|research|engineers?|developers?|specialists?)s?\b)",
     rf"\bassistants?\b{_TITLE}",
-    r"\b(?:chat)?bots?\b",
+    r"\b(?:chat-?)?bots?\b",
     r"\bLLMs?\b",
     r"\blanguage models?\b",
     r"\b(?:Chat)?GPT(?:-?\d)?\b",
@@ -53,7 +53,7 @@ AI_READER = [
     r"\basystenc\w*",
     r"\bagente de IA\b",
     r"\byapay zek[aâ]\w*",  # with its case endings: "yapay zekâya" (to the AI)
-    r"\bИИ\b",
+    r"\b(?:ИИ|ШІ)\b(?:-\w+)?",  # with its compound: "ИИ-ассистент, ..."
     r"\bнейросет\w*",
     r"\bас?систент\w*",  # Russian, Ukrainian
     r"\bпомощник\w*|\bпомічник\w*",
