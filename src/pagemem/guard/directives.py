@@ -193,6 +193,8 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             # after a dash, words that go on (a heading's "... AI - Company" stops)
             r"\s*(?:[:：]|\s[—–-]\s(?=(?:\S+[ \t]+){4}\S))\s*\S|"
             rf"{_AI}(?:(?:さん|様)?へ|さん|様)[。、]|"
+            # an elided article before a label's model: "Nota all'assistente: ...", "À l'IA : ..."
+            rf"(?<=\w)'{_AI}(?:\s+\S+){{0,2}}?\s*[:：]\s*\S|"
             rf"(?:^|[.!?;:\n(\[—–>\"«“‘]|{_OPENING}|[.!?]\s|\bP\.?S\.?)\s*"
             r"(?:dear |hey |to |note to |oh )?"
             rf"(?:the |all |any |every )?{_AI}(?:\s*,\s*{_AI}){{0,3}}"
