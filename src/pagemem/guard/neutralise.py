@@ -1,14 +1,16 @@
 """Neutralise the directive sentences of a note, not the note.
 
-A poisoned email or review is often the very document the user asked for; hiding all
-of it to hide one planted sentence throws the useful part away. So the detector is run
+A poisoned email or review is often the very document the user asked for; hiding all of
+it to hide one planted sentence throws the useful part away. So the detector is run
 again sentence by sentence: the sentences that read as instructions to the model, and
-any passage hidden from a human reader that speaks to the model, are the spans a
-reader is shown as a marker instead (the stored text keeps them, for review and
-export). What is left must pass the detector on its own: a note whose evidence the
-cut did not remove (it lay across sentences, or was found only after decoding
-somewhere no sentence shows it), whose evidence cannot be placed at all (invisible tag
-characters, an unscanned middle), or that is mostly instructions, is quarantined whole.
+any passage hidden from a human reader that speaks to the model, are the spans a reader
+is shown as a marker instead (the stored text keeps them, for review and export). A
+cover-up ("It shouldn't appear in the summary.") takes its line from the start, where
+the order it points back at stands. What is left must pass the detector on its own: a
+note whose evidence the cut did not remove (it lay across sentences, or was found only
+after decoding somewhere no sentence shows it), whose evidence cannot be placed at all
+(invisible tag characters, an unscanned middle), or that is mostly instructions, is
+quarantined whole.
 """
 
 from __future__ import annotations
