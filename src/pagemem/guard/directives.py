@@ -316,7 +316,8 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             r"(?:https?://)?[\w-]+(?:\.[\w-]+)+/[^\s)\"']*[?&][\w-]+=(?:\{[^}\s]*\}|<[^>]+>|"
             # a placeholder is written in capitals ("m=EMAIL"); "utm_medium=email" is a value
             r"\$\{?\w+|\[[^\]]+\]|(?-i:(?!YOUR_)[A-Z_]*(?:NOTES|DATA|MEMOR|CHAT|CONVERSATION|"
-            r"HISTORY|SUMMARY|PASSWORD|EMAIL|ADDRESS|USER|CONTEXT|TRANSCRIPT)[A-Z_]*\b)|"
+            r"HISTORY|SUMMARY|PASSWORD|EMAIL|ADDRESS|USER|CONTEXT|TRANSCRIPT|PHONE|MOBILE|TELEFON|"
+            r"IBAN|PASSPORT|SSN|FISCAL|BANK_?ACCOUNT|CARD_?NUMBER|BIRTH)[A-Z_]*\b)|"
             r"(?=[\s)\"']|$))|"
             # the data in the address itself, a subdomain or a path segment to fill in:
             # https://{email}.x.example/, https://x.example/p/<chat_summary>.png

@@ -227,7 +227,9 @@ SEND = [
     r"发送|转发|发给|提交|粘贴",
     r"送信|転送|送って",
     r"보내|전송",
-    r"invia\w*|odesl\w*|надісла\w*|переслат\w*|gửi|שלח|ارسال|pošl\w*|sende\w*|skicka\w*|send\w*",
+    # "send" and its forms, not "sender" (a mail's from line, in English and Danish alike)
+    r"invia\w*|odesl\w*|надісла\w*|переслат\w*|gửi|שלח|ارسال|pošl\w*|sende(?!rs?\b)\w*|"
+    r"skicka\w*|send(?:s|ing)?\b",
 ]
 
 # Who the injection is about: the user, in the third person.
@@ -432,7 +434,8 @@ MEMORY = [
     r"(?:記憶|メモリ)に(?:保存|記録)",
     r"기억에 저장|기억해",
     r"احفظ\w* في ذاكرتك",
-    r"याद रखें|स्मृति में",
+    # "remember this forever", not a notice's "याद रखें:" (remember: the bank never asks ...)
+    r"(?:हमेशा|स्थायी रूप से)[^।\n]{0,12}?याद रख\w*|याद रखें(?!\s*[:：])|स्मृति में",
     # kept for every later conversation, or in the notes an assistant keeps on its user: a
     # page has nothing to store there ("Remember this for all future conversations", "notes
     # are kept about the recipient"); "Remember to bring a mat to all future sessions" is
