@@ -237,7 +237,7 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             # whoever or whatever handles this text, then spoken to: "whoever sorts this
             # mailbox: ...", "Whoever triages this failure is required to ...", not a
             # statement about them ("whoever fixes this also adds a lock file")
-            r"\b(?:whoever|whomever|anyone who|anybody who|anything that)\s+(?:\w+\s+){0,4}?"
+            r"\b(?:whoever(?:'s)?|whomever|anyone who|anybody who|anything that)\s+(?:\w+\s+){0,4}?"
             # (not a time, nor a contract's name for itself: "under this Agreement")
             r"(?:this|these)\b(?!\s+(?:week|month|year|time|morning|afternoon|evening|weekend|"
             r"quarter|sprint|term|season|agreement|licen[cs]e|contract|terms)s?\b)"
@@ -246,7 +246,7 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             # the same in other languages, with a verb of handling text: "Wer diese Mail für
             # Frau Krüger auswertet: ...", "Wie deze melding verwerkt, ...", "la persona que
             # gestione este buzón puede ...", "tu che leggi questa chat", "Pour le traitement
-            # de cette boîte :", "bu dökümü okuyan sistem"; and "When this ticket is summarised"
+            # de cette boîte :", "bu dökümü okuyan sistem"; and `readers.FOR_SOMEONE`
             r"\b(?:wer|wie)\s+(?:diese[nrsm]?|deze|dit)\s+[^.!?\n]{0,40}?\b(?:auswertet|"
             r"zusammenfasst|aufbereitet|bearbeitet|verarbeitet|sortiert|verwerkt|samenvat)\b|"
             r"\b(?:quien|quienquiera que|persona que|programa que|chiunque|tu che|quem|quiconque|"
@@ -255,8 +255,7 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             r"questa|questo|queste|questi|esse|essa|ce|cet|cette|ces)\b|"
             r"\b(?:pour|à) (?:le |l')?(?:traitement|tri|gestion) de (?:cette|ce|ces) \w+\s*:|"
             r"\bbu \w+ (?:okuyan|işleyen|özetleyen) (?:sistem|asistan|bot|model|araç|program)\w*|"
-            r"\b(?:when|once|before) (?:this|these) \w+ (?:is|are|gets?) (?:being )?"
-            rf"(?:summari[sz]ed|ingested)\b|{alt(FOR_SOMEONE)}",
+            rf"{alt(FOR_SOMEONE)}",
             _I,
         ),
     ),

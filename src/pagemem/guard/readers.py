@@ -296,18 +296,16 @@ FOR_SOMEONE = [
     r"\b(?:для|тому) (?:того,? )?кто (?:разбирает|читает|обрабатывает|пересказывает)\s+"
     r"(?:почту|письма|сообщения|отзывы|эту|этот|эти)",
     r"\bai đang (?:giúp|hỗ trợ) \S+(?: \S+)? (?:xử lý|đọc|tóm tắt)",
-    # this text processed for someone, said in the passive or of the result: "when these notes
-    # are condensed for anyone", "any overview of this page", "whenever someone's answer draws
-    # on this thread", "whoever's working through this queue"
-    r"\b(?:when|whenever|once|if) (?:these|this|today's) \w+(?: \w+)? (?:are|is|get|gets) "
-    r"(?:being )?(?:condensed|summari[sz]ed|read out|read aloud|described|relayed|passed on|"
-    r"presented|digested|turned into \w+)\b",
+    # this text processed for someone, said in the passive or of the result: "When this
+    # ticket is summarised", "when these notes are condensed for anyone", "any overview of
+    # this page", "whenever someone's answer draws on this thread"
+    r"\b(?:when|whenever|once|before|if) (?:these|this|today's) \w+(?: \w+)? "
+    r"(?:are|is|get|gets) (?:being )?(?:condensed|summari[sz]ed|ingested|read out|read aloud|"
+    r"described|relayed|passed on|presented|digested|turned into \w+)\b",
     r"\bwhenever (?:someone|anyone|somebody)'?s? (?:answer|reply|summary|response) (?:draws on|"
     r"is based on|uses|cites|relies on) this\b",
     r"\bany (?:overview|summary|recap|digest|rundown) of this (?:page|thread|email|e-mail|"
     r"article|listing|document|post|review|invoice)\b",
-    r"\bwhoever'?s (?:working through|going through|handling|processing|triaging|sorting|"
-    r"reading|summari[sz]ing) (?:this|these)\b",
     r"\blorsque (?:ces|ce|cette|cet) \w+ (?:sont|est) (?:résumée?s?|lue?s?|décrite?s?|"
     r"présentée?s?) pour\b",
     r"\bao (?:descrever|resumir|apresentar|ler) (?:este|esta|esse|essa) \w+ para alguém\b",
