@@ -164,8 +164,10 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             _I,
         ),
     ),
+    # The words of a jailbreak name a topic ("jailbreaks", "DAN", "developer mode"): alone
+    # they flag no note; beside a new persona or a line addressed to the model they add up.
     "role-play": (
-        0.7,
+        0.25,
         re.compile(
             r"\b(?:(?-i:DAN)|do anything now|developer[- ]mode|jailbr[eo]ak\w*|no (?:content )?"
             r"(?:restrictions|limits|filters|rules)|without (?:any )?(?:restrictions|filters)|"
