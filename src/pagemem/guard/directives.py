@@ -42,6 +42,7 @@ from pagemem.guard.lexicon import (
     THE_USER,
     USER_REF,
     VOID,
+    WAIVED_CONSENT,
     alt,
 )
 from pagemem.guard.placement import (
@@ -272,6 +273,8 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
         0.35,
         re.compile(rf"{alt(USER_REF)}[^.!?。！？\n]{{0,30}}?{alt(CONSENT)}", _I),
     ),
+    # the check a side effect waits for, waived by the text asking for it
+    "waived-consent": (0.35, re.compile(alt(WAIVED_CONSENT), _I)),
     "agent-addressed": (
         0.25,
         re.compile(r"(?:^|[.!?\n>]\s*)(?:\w+\s+){0,2}agents?\s*[:：]\s*\S", _I),
