@@ -175,6 +175,27 @@ IF_AI = [
 ]
 
 
+_AUTOMATED = "|".join(
+    [
+        r"\b(?:automated|automatic|autonomous)\s+(?:[\w-]+\s+){0,2}?(?:workflows?|systems?|"
+        r"services?|tools?|agents?|helpers?|assistants?|maintainers?|process(?:es|ors)?|"
+        r"integrations?|readers?|clients?|bots?)\b",
+        r"\b(?:sistemas?|servicios?|herramientas?|agentes?|asistentes?|serviços?|ferramentas?|"
+        r"assistentes?|integrações) (?:automátic[oa]s?|automatizad[oa]s?)\b",
+        r"\b(?:sistemi|servizi|strumenti|agenti|assistenti) (?:automatic[io]|automatizzat[io])\b",
+        r"\b(?:systèmes?|services?|outils?|agents?|assistants?) (?:automatis[ée]s?|"
+        r"automatiques?)\b",
+        r"\bautomatisierte[nrs]? (?:Systeme?|Dienste?|Werkzeuge?|Agenten|Assistenten|Prozesse?)\b",
+        r"\bdigitala hjälpmedel\b|\bautomatiska (?:system|tjänster|verktyg|agenter)\b",
+        r"\botomatik (?:yardımcı\w*|sistem\w*|araç\w*|ajan\w*)",
+        r"\b(?:zautomatyzowan|automatyczn)\w+ (?:system\w*|narzędzi\w*|agent\w*|asystent\w*)",
+        r"\b(?:автоматизированн|автоматическ)\w+ (?:систем\w*|агент\w*|помощник\w*|сервис\w*)",
+        r"自动化\w{0,4}(?:代理|系统|程序|助手|工具)",
+        r"自動(?:化)?(?:エージェント|システム|ツール|アシスタント)",
+        r"자동화된? (?:에이전트|시스템|도구|비서)",
+    ]
+)
+
 # Whatever reads, relays or answers from this text: a page never needs to talk about that.
 PROCESSOR = [
     r"\b(?:system|software|tool|program|automation|pipeline|bot|agent|assistant|model|reader|"
@@ -187,7 +208,7 @@ PROCESSOR = [
     r"of)\s+(?:this|these)\s+(?:page|article|post|content|document|text|section|email|review|"
     r"thread|file)",
     r"\b(?:inbox|mail|ticket|triage)[- ](?:automation|bot|handler)\b|"
-    r"\bmail-handling\b|\bautomated (?:summari[sz]ers?|readers?|assistants?|agents?|tools?)\b|"
+    r"\bmail-handling\b|"
     r"\bscreening software\b|\breading tool\b",
     r"\bsystème qui (?:lit|traite|résume)|\bprogramme qui résume\b|\bréponses? (?:générées? )?"
     r"(?:à partir|sur la base) de (?:cette|ce)\b|\brésumé de (?:cette|cet) (?:page|article)",
@@ -212,6 +233,13 @@ PROCESSOR = [
     r"处理(?:此|这)\w{0,4}的(?:系统|程序|助手)|基于本页的回答",
     r"이 글을 (?:읽는|처리하는)|이 페이지를 (?:요약|처리)하는",
     r"इस (?:पेज|पृष्ठ|लेख) को पढ़ने के बाद",
+    # machines named by what they are ("any automated workflow that touches this ticket",
+    # "servizi automatici che consultano il registro ... sono tenuti"), then this text,
+    # an obligation or a label's colon: "automatic client registration" is none of them
+    rf"(?:{_AUTOMATED})[^.!?。\n]{{0,90}}?(?:\b(?:this|these|must|shall|should|are to|is to|"
+    r"are (?:required|authori[sz]ed|cleared|expected|obliged)|deben|devono|devem|doivent|"
+    r"müssen|ska|muszą|должн\w*|tenuti|obrigad[oa]s|obligad[oa]s|sont tenus|esta|este|"
+    r"questo|questa|cette|ce|dies\w*|denna|detta|bu|ten|tę|эт\w+)\b|须|須|해야|[:：]|本|この|이 )",
 ]
 
 # Who a labelled note is for ("Note for the calendar agent:"): agents of any kind count
