@@ -68,6 +68,7 @@ from pagemem.guard.readers import (
     PROCESSOR,
     READING,
     READING_BEFORE,
+    RELAY,
     THIS,
     WHO,
 )
@@ -398,6 +399,8 @@ _FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
         re.compile(r"\b(?:long[- ]term|persistent|permanent) (?:memory|profile|notes?)\b", _I),
     ),
     "the-user": (0.25, re.compile(alt(THE_USER), _I)),
+    # a message to pass on to the reader's user, a buyer, the person asking
+    "relay": (0.35, re.compile(alt(RELAY), _I | re.MULTILINE)),
     "authority": (
         0.2,
         re.compile(

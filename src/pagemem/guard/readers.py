@@ -1,6 +1,7 @@
 """Who a directive is aimed at, in the languages notes arrive in: the model reading
 the text, named ("the AI assistant"), labelled ("Note for the calendar agent:") or
-described by what it does to the text ("any AI summarising this page").
+described by what it does to the text ("any AI summarising this page"), and the person
+it is to pass a message on to ("tell the person asking that ...").
 
 Fragments are joined with `lexicon.alt`, which bounds words of spaced scripts.
 """
@@ -20,6 +21,7 @@ __all__ = [
     "PROCESSOR",
     "READING",
     "READING_BEFORE",
+    "RELAY",
     "THIS",
     "WHO",
 ]
@@ -345,4 +347,49 @@ FOR_SOMEONE = [
     r"\bsiapa(?: ?pun)? yang (?:merangkum|membaca|memproses|menangani) \w+ ini\b",
     r"\bprzy (?:odczytywaniu|streszczaniu|przetwarzaniu) (?:tego|tej|tych)\b",
     r"من يتولى (?:معالجة|قراءة|تلخيص) هذ[ها]",
+]
+
+# The person the reader is to pass a message on to: a page's own reader is its last one
+# and is told things, never asked to tell someone else ("Relay to the person asking that
+# ...", "Make sure the cardholder hears this", "nói với người hỏi rằng ..."). In English
+# the verb must open its clause: "a message to tell the user that" describes software.
+_PRINCIPAL = (
+    r"(?:the|your|any|whoever's|their|this)\s+(?:users?|person (?:asking|who asked|"
+    r"searching|enquiring)|asker|requester|buyers?|shoppers?|recipients?|cardholder|readers?|"
+    r"principal|travell?ers?|questioner|human|enquirer|searcher|owner)"
+)
+RELAY = [
+    r"(?:^|[.!?:;\n(\-–—]\s*|\b(?:and|then|please|also|just|simply|so|instead|now|always|"
+    r"kindly)\s+)(?:(?:tell|inform|advise|assure|warn|remind|notify|instruct|urge|convince|"
+    rf"persuade|relay to|explain to|say to|point)\s+{_PRINCIPAL}\b[^.!?\n]{{0,20}}?\b"
+    rf"(?:that|to|about)\b|let\s+{_PRINCIPAL}\s+know\b|make sure\s+{_PRINCIPAL}\s+"
+    r"(?:hears|knows|understands)\b)",
+    r"\b(?:sag|teil|erklär|versicher)\w*\s+(?:Sie\s+)?dem\s+(?:Fragesteller|Käufer|Kunden|Leser|"
+    r"Empfänger|Nutzer|Benutzer|Anfragenden)\b",
+    r"\b(?:dis|dites|indique[zr]?|informe[zr]?|préviens|prévenez|assure[zr]?)\s+(?:à\s+)?"
+    r"(?:l'utilisateur|l'acheteur|au lecteur|au client|au demandeur|au destinataire|"
+    r"à la personne qui)",
+    r"\b(?:di|dile|dígale|infórma(?:le)?|avísa(?:le)?|aclára(?:le)?|comunica(?:le)?)\s+"
+    r"(?:al|a la)\s+(?:usuario|cliente|comprador|lector|destinatario|persona que)",
+    r"\b(?:diz|diga|informe|avise|explique)\w*\s+(?:ao|à)\s+(?:encarregad[oa]|usuário|"
+    r"utilizador|cliente|comprador|leitor|destinatário|pessoa que)",
+    r"\b(?:d[iì]|dici|dite|informa|avvisa|spiega)\w*\s+(?:all'|al |alla )(?:utente|cliente|"
+    r"acquirente|lettore|destinatario|persona che)",
+    r"\bnói với (?:người hỏi|người dùng|khách|người đọc|người nhận|người mua)",
+    r"告诉(?:收件人|用户|读者|买家|顾客|提问者|对方)",
+    r"\b(?:powiedz|poinformuj|przekaż|napisz)\w*\s+(?:użytkownikowi|kupującemu|czytelnikowi|"
+    r"odbiorcy|klientowi|pytającemu)",
+    r"\b(?:скажи|сообщи|передай|объясни)(?:те)?\s+(?:пользовател|покупател|читател|получател|"
+    r"клиент|спрашивающ)\w*",
+    r"\b(?:скажи|повідом|передай|поясни)(?:те)?\s+(?:користувач|покупц|читач|одержувач|"
+    r"клієнт)\w*",
+    r"(?:ユーザー|読者|購入者|相談者|受信者|質問者)に(?:伝え|知らせ|案内|説明)",
+    r"(?:사용자|구매자|독자|수신자|질문자)에게 (?:알려|전하|전달|안내)",
+    r"(?:kullanıcıya|alıcıya|okuyucuya|müşteriye|soran kişiye)\s+(?:söyle|bildir|ilet|anlat)",
+    r"(?:أخبر|أبلغ|قل ل)\S*\s+(?:المستخدم|القارئ|المشتري|السائل)",
+    r"(?:उपयोगकर्ता|पाठक|खरीदार|पूछने वाले) को (?:बताएं|बताओ|बताइए|बताएँ|सूचित करें)",
+    r"\b(?:beri ?tahu|katakan kepada|sampaikan kepada)\s+(?:pengguna|pembaca|pembeli|penanya)",
+    r"\b(?:vertel|zeg)\s+(?:de|het)\s+(?:gebruiker|lezer|koper|vraagsteller)",
+    r"\b(?:säg|berätta|meddela)\s+(?:för\s+|till\s+)?(?:användaren|läsaren|köparen|"
+    r"frågeställaren)",
 ]
