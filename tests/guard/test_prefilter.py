@@ -93,9 +93,7 @@ def test_what_it_cannot_read_it_admits(pattern: str) -> None:
 
 
 def _patterns() -> dict[str, re.Pattern[str]]:
-    return {family: pattern for family, (_, pattern) in directives._FAMILIES.items()} | {
-        f"gate:{family}": gate for family, gate in directives._GATES.items()
-    }
+    return directives.prefilter_patterns()
 
 
 def _eval_texts(every: int) -> list[str]:

@@ -17,7 +17,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from pagemem.guard.lexicon import INSTRUCTIONS, OVERRIDE_VERB, PREVIOUS, spelled
+from pagemem.guard.lexicon import spelled
+from pagemem.guard.overrides import INSTRUCTIONS, OVERRIDE_VERB, PREVIOUS
 
 __all__ = ["Unmasked", "unmask"]
 

@@ -15,21 +15,15 @@ from collections.abc import Iterable
 
 __all__ = [
     "DATA",
-    "DISCARDED",
-    "FINAL_VOID",
     "HIDE_FROM_REPORT",
-    "INSTRUCTIONS",
     "MEMORY",
     "MEMORY_PLAIN",
     "MODAL",
-    "OVERRIDE_VERB",
-    "PREVIOUS",
     "SEND",
     "STRONG_DATA",
     "TELL_NOT",
     "THE_USER",
     "USER_REF",
-    "VOID",
     "alt",
     "spelled",
 ]
@@ -135,78 +129,6 @@ MODAL = [
     r"يجب",
     r"चाहिए|अवश्य",
     r"hoort|ska|skal|bør|må|musí|має|має|повинен|hãy|应当|得|are to|is to|are expected to",
-]
-
-# Verbs that throw away what came before.
-OVERRIDE_VERB = [
-    r"ignore|disregard|forget|override|overrule|bypass|discard|drop|abandon|supersede[sd]?",
-    r"ignorier\w*|vergiss|missachte",
-    r"ignor\w*|oubli\w*|olvid\w*|dimentic\w*|esque[cç]\w*|desconsider\w*|negeer|vergeet",
-    r"zignoruj|zapomnij|игнорир\w*|забудь\w*|не обращай внимания",
-    r"تجاهل|انس",
-    r"अनदेखा|भूल जाओ",
-    r"ігнор\w*|не зважай\w*",
-    r"abaikan|lupakan",
-    r"bỏ qua|phớt lờ",
-    r"glöm|strunta i|bortse från",
-    r"yok say|unut",
-    r"忽略|忽视|无视|忘记|忘掉",
-    r"無視|忘れ",
-    r"무시|잊어",
-    r"(?:are|is) (?:now )?(?:void|superseded|cancel+ed|revoked|obsolete|null)",
-    r"(?:is|are) (?:hereby )?(?:reset|revoked|cancel+ed|lifted|disabled)",
-    r"queda anulad\w*|sont caduques|est caduque|tracą ważność|traci ważność|"
-    r"gilt\w* [^.]{0,30}nicht mehr|"
-    r"отменя\w+|скасован\w*|作废|失效|無効|무효",
-]
-
-PREVIOUS = [
-    r"previous|prev|prior|above|earlier|preceding|original|initial|old|all|any|every|your",
-    r"vorherig\w*|bisherig\w*|alle\w*|obig\w*|jede\w*",
-    r"everything|tudo|todo|tout|ogni|cada|chaque|każd\w*|in precedenza|antes|whatever|"
-    r"so far|before this",
-    r"pr[ée]c[ée]dent\w*|ant[ée]rieur\w*|toutes|tous",
-    r"anterior\w*|previ[oa]s?|tod[oa]s|precedent\w*|tutt[ei]",
-    r"vorige|eerdere|alle",
-    r"poprzedni\w*|wszystki\w*",
-    r"предыдущ\w*|прежн\w*|все",
-    r"السابقة|جميع",
-    r"पिछले|सभी",
-    r"попередн\w*|усі|всі",
-    r"sebelumnya|semua",
-    r"trước đó|trước đây|tất cả",
-    r"tidigare|alla|föregående",
-    r"önceki|tüm",
-    r"之前|以前|先前|所有|上面",
-    r"以前の|これまでの|すべての",
-    r"이전|모든",
-    r"previa|previo|antérieures?|wcześniejsze|bisher|до этой строки|до цього|此前|これまで|"
-    r"prior to this|up to this (?:point|line)|standing|existing|current",
-]
-
-INSTRUCTIONS = [
-    r"instructions?|prompts?|rules|directives?|guidelines?|guidance|orders|commands|"
-    r"programming|system prompt|constraints|context|conversation|messages",
-    r"Anweisungen|Regeln|Vorgaben|Befehle",
-    r"consignes|instructions|r[èe]gles|directives",
-    r"instrucciones|reglas|[oó]rdenes|directrices",
-    r"istruzion\w*|regole|direttive",
-    r"instru[çc][õo]es|regras|diretrizes|foi dito|conversa",
-    r"instructies|regels",
-    r"instrukcj\w*|zasad\w*|polece\w*",
-    r"инструкци\w*|правил\w*|указани\w*",
-    r"التعليمات|الأوامر",
-    r"निर्देश\w*",
-    r"інструкці\w*|вказів\w*",
-    r"instruksi|perintah|aturan|arahan",
-    r"hướng dẫn|chỉ dẫn|chỉ thị|quy tắc",
-    r"instruktion\w*|regler|direktiv",
-    r"talimat\w*|kural\w*",
-    r"指令|指示|规则|命令",
-    r"指示|命令|ルール|ガイドライン",
-    r"지시|명령|규칙",
-    r"settings|defaults|standing orders|configuration|setup|polic(?:y|ies)|priorities",
-    r"directriz|consigne|Regel|设定|設定|polecenia|налаштування|настройк\w+|tasks?",
 ]
 
 # Sending things out.
@@ -457,49 +379,6 @@ MEMORY = [
     r"長期的に(?:保持|保存|記憶)",
 ]
 
-# "... are now void", in many languages.
-VOID = [
-    r"(?:are|is|have been|were) (?:now )?(?:void|superseded|cancel+ed|revoked|obsolete|null|"
-    r"replaced|overridden|invalid)|(?:do not|don'?t|no longer) (?:matter|apply|count)",
-    r"ungültig|nichtig|aufgehoben|nul(?:le)?s?|annulé\w*|anulad\w*|nul[oa]s?|annullat\w*|"
-    r"ongeldig|nieważn\w*|недействительн\w*|geçersiz\w*|(?:quedan? |queda )?sin efecto|"
-    r"no longer (?:in force|valid|applies|apply)|ne s'appliquent plus|non (?:valgono|sono) più|"
-    r"утратил\w* силу|втратил\w* чинність|失效",
-    r"باطلة|ملغاة|अमान्य|无效|作废|失效|無効|무효",
-    r"anulad\w*|caduques?|tracą ważność|nicht mehr|отменяется|скасовано|"
-    r"reset to (?:factory )?defaults",
-]
-
-# Words that end a rule's life on their own ("... sin efecto", "... are void").
-FINAL_VOID = [
-    r"sin efecto|no longer (?:in force|valid)|void|nicht mehr (?:gültig|maßgeblich)|caduques?",
-    r"утратил\w* силу|失效|無効",
-    # "... no longer apply" in the other languages of the word lists
-    r"gäller inte längre|gjelder ikke lenger|gælder ikke længere|gelden? niet meer|"
-    r"nie obowiązuj\w* już|już nie obowiązuj\w*|больше не действу\w*|більше не діють|"
-    r"artık geçerli değil\w*|ya no (?:son válid\w*|se aplican|valen|rigen)|"
-    r"já não (?:valem|se aplicam|são válid\w*)|não (?:valem|se aplicam) mais|"
-    r"tidak berlaku lagi|không còn (?:hiệu lực|áp dụng)|ne sont plus valables|"
-    r"non si applicano più|不再适用|不再有效|もう有効ではありません|더 이상 유효하지 않",
-]
-
-# Rules the reader was given ("the rulez u were given upstream"), and what throws them out.
-_GIVEN_RULES = (
-    r"(?:rules?|rulez|instructions?|brief|briefing|directions?|guidance|guidelines?|orders|"
-    r"prompt)\s+(?:that\s+)?(?:u|you|ya)\s+(?:(?:were|was|got|had|have been)\s+)?(?:given|got|"
-    r"had|received|came in with|started with|handed)\b"
-)
-# "The rules you had up top? Bin 'em, they dont apply here", "kindly disremember the rulez u
-# were given upstream": an override in words no list of verbs holds, across a question mark
-DISCARDED = [
-    rf"\b{_GIVEN_RULES}[^\n]{{0,60}}?\b(?:scrap|bin|ditch|toss|throw (?:out|away)|forget|"
-    r"ignore|disregard|set (?:it |them )?aside|void|obsolete|outdated|"
-    r"(?:don'?t|dont|do not|no longer|doesn'?t|does not) apply)",
-    r"\b(?:scrap|bin|ditch|toss|throw out|forget|ignore|disregard|set aside|disremember)\w*\s+"
-    rf"(?:\w+\s+){{0,2}}?{_GIVEN_RULES}",
-    r"\bwhat counts now\s*:",
-]
-
 # Asking nicely: "it would be wonderful if...", in many languages.
 POLITE = [
     r"\bit would be (?:great|wonderful|lovely|nice|helpful|appreciated|amazing)\b|"
@@ -575,14 +454,6 @@ WAIVED_CONSENT = [
     r"\bkhông cần (?:xác nhận|hỏi|sự đồng ý)",
     r"\btidak (?:perlu|memerlukan) (?:konfirmasi|persetujuan)",
     r"\b(?:geen|zonder) (?:bevestiging|toestemming)(?: nodig)?",
-]
-
-# "from this line on", "up to this point": a cut in the text after which new rules apply.
-FROM_HERE = [
-    r"(?:before|above|prior to|up to|from) this (?:line|point|paragraph|message|sentence)(?: on)?",
-    r"до этой строки|с этой строки|ab dieser Zeile|bis zu dieser Zeile|à partir de ce paragraphe|"
-    r"jusqu'à cette ligne|a partir de este párrafo|hasta esta línea|a partire da questa riga|"
-    r"vanaf deze regel|od tej linii|bu satırdan itibaren|本行以前|この行より前",
 ]
 
 # Asking for a role: fine from the user ("pretend you're my tutor"), suspect from a page.
