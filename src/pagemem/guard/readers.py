@@ -183,7 +183,7 @@ _AUTOMATED = "|".join(
         r"services?|tools?|agents?|helpers?|assistants?|maintainers?|process(?:es|ors)?|"
         r"integrations?|readers?|clients?|bots?)\b",
         r"\b(?:sistemas?|servicios?|herramientas?|agentes?|asistentes?|serviços?|ferramentas?|"
-        r"assistentes?|integrações) (?:automátic[oa]s?|automatizad[oa]s?)\b",
+        r"assistentes?|integrações|clientes|programas) (?:automátic[oa]s?|automatizad[oa]s?)\b",
         r"\b(?:sistemi|servizi|strumenti|agenti|assistenti) (?:automatic[io]|automatizzat[io])\b",
         r"\b(?:systèmes?|services?|outils?|agents?|assistants?) (?:automatis[ée]s?|"
         r"automatiques?)\b",
@@ -195,6 +195,46 @@ _AUTOMATED = "|".join(
         r"自动化\w{0,4}(?:代理|系统|程序|助手|工具)",
         r"自動(?:化)?(?:エージェント|システム|ツール|アシスタント)",
         r"자동화된? (?:에이전트|시스템|도구|비서)",
+    ]
+)
+
+# Whatever handles this text, by a verb no list holds ("the tool that turns these notes
+# into tasks", "the records system that files this message", "Anwendung, die dieses
+# Postfach ... betreut"); what made or sent it ("the system that generated this report")
+# is named by the text's footer, not asked to do anything.
+_MACHINE = (
+    r"(?:tools?|programs?|systems?|apps?|applications?|services?|software|integrations?|"
+    r"scripts?|assistants?|automations?|bots?|agents?|readers?|clients?|plugins?|extensions?|"
+    r"importers?|parsers?|(?:person|one|someone) or (?:tool|thing|program|system|service)|"
+    r"records system)"
+)
+_THIS_TEXT = (
+    r"(?:this|these)\s+(?:\w+\s+)?(?:pages?|messages?|mailbox|inbox|files?|sheets?|"
+    r"spreadsheet|notes?|documents?|e-?mails?|threads?|tickets?|invoices?|receipts?|"
+    r"listings?|reviews?|recipes?|posts?|records?|rows?|logs?|reservations?|bookings?|queue|"
+    r"data|feed|results?|invitations?|folders?|chats?|conversations?|minutes|report)"
+)
+_MADE = (
+    r"(?!(?:generated|sent|created|produced|powers|powered|hosts|hosted|runs|ran|built|made|"
+    r"wrote|written|delivered|published|serves|served|rendered|signed|issued|emailed)\b)"
+)
+_HANDLER = "|".join(
+    [
+        rf"\b(?:any|the|a|whatever|each|every)\s+(?:\w+\s+)?{_MACHINE}\s+(?:that|which|who)\s+"
+        rf"(?:\w+\s+){{0,2}}?{_MADE}\w+\s+{_THIS_TEXT}\b",
+        r"\b(?:Anwendung|Software|Programm|System|Tool|Dienst)\w*,?\s+(?:die|das|der)\s+"
+        r"(?:\w+\s+){0,3}?dies\w*",
+        r"\b(?:narzędzi|program|system|aplikacj|usług|osoba lub narzędzie)\w*\s+(?:\w+\s+)?"
+        r"(?:przygotowując|obsługując|przetwarzając|czytając)\w*\s+(?:\w+\s+){0,2}?"
+        r"(?:t(?:en|ę|ego|ej|e|ych|ą)|dla)\b",
+        r"\b(?:outil|programme|système|service|application|logiciel|la personne ou le service)"
+        r"\s+qui\s+(?:\w+\s+)?(?:traite|lit|gère|résume|prépare|classe|reçoit)\s+(?:ce|cet|"
+        r"cette|ces|nos|vos|notre|votre)\b",
+        r"\b(?:quem|o (?:sistema|programa|serviço|assistente|aplicativo)\s+que)\s+(?:\w+\s+)?"
+        r"(?:trata|gere|organiza|lê|processa|administra)\s+(?:d?[ao]s?\s+)?(?:correspondência|"
+        r"mensage\w+|e-?mails?|faturas|caixa|est[ae]s?)\b",
+        r"\b(?:dosyayı|mesajı|sayfayı|e-postayı|faturayı)\s+(?:\w+\s+)?(?:içe aktaran|işleyen|"
+        r"okuyan|özetleyen)\s+(?:araç|sistem|program|yardımcı|asistan)\w*",
     ]
 )
 
@@ -238,6 +278,7 @@ PROCESSOR = [
     # machines named by what they are ("any automated workflow that touches this ticket",
     # "servizi automatici che consultano il registro ... sono tenuti"), then this text,
     # an obligation or a label's colon: "automatic client registration" is none of them
+    _HANDLER,
     rf"(?:{_AUTOMATED})[^.!?。\n]{{0,90}}?(?:\b(?:this|these|must|shall|should|are to|is to|"
     r"are (?:required|authori[sz]ed|cleared|expected|obliged)|deben|devono|devem|doivent|"
     r"müssen|ska|muszą|должн\w*|tenuti|obrigad[oa]s|obligad[oa]s|sont tenus|esta|este|"
