@@ -168,8 +168,12 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             rf"(?<=\w)'{AI}(?:\s+\S+){{0,2}}?\s*[:：]\s*\S|"
             rf"(?:^|[.!?;:\n(\[—–>\"«“‘]|{_OPENING}|[.!?]\s|\bP\.?S\.?)\s*"
             r"(?:dear |hey |to |note to |oh )?"
-            rf"(?:the |all |any |every )?{AI}(?:\s*,\s*{AI}){{0,3}}"
+            rf"(?:the |all |any |every )?(?:{AI}(?:\s*,\s*{AI}){{0,3}}"
             r"\s*(?:[,，]|\s[—–]\s|reading this|only\b)|"
+            # a model named in two words ("KI Assistent, ..."), unless a relative pronoun
+            # makes it the subject of a sentence about models ("Asystenci AI, którzy")
+            rf"{AI}\s+{AI}\s*[,，](?!\s*(?:who|which|że|który|która|które|którzy|die|der|qui|"
+            r"que|che|который|которая|которые|що|який|яка|які)\b))|"
             # a model called by the vocative: Korean "요약봇아,", Hindi "हे सहायक,", Chinese
             # "记账助手请 ..." (the assistant, please), a Korean "memo for the AI assistant"
             r"(?:봇|비서|어시스턴트|챗봇)(?:아|야)(?=[\s,!])|"
