@@ -162,6 +162,8 @@ USER_REF = [
     r"المستخدم|उपयोगकर्ता|用户|用戶|ユーザー|사용자",
     r"användaren|brugeren|brukeren|người dùng|המשתמש|uživatel\w*|користувач\w*|کاربر",
     r"the reader\'?s?|the human|the person (?:typing|asking)",
+    # whoever the text's side effect would be checked by: the card's or account's holder
+    r"(?:the )?(?:card|account|acct) ?holder'?s?|the (?:reviewer|approver)'?s?",
 ]
 
 # What is worth stealing: things about the user and the session.
@@ -206,7 +208,7 @@ TELL_NOT = [
     r"let|alert|notify|bother|flag)\b",
     r"\bwithout (?:telling|informing|asking|notifying|alerting|bothering|consulting|"
     r"confirmation from|the user'?s? (?:knowledge|consent))",
-    r"\bno need to (?:bother|tell|ask|inform)\b",
+    r"\bno need to (?:bother|tell|ask|inform|flag|mention|notify|alert)\b",
     r"\b(?:silently|secretly|quietly|covertly) (?:accept|approve|delete|forward|send|add|remove|"
     r"cancel|pay|transfer|move|archive|book|install|run|share|grant)\w*",
     r"\bkeep (?:this|it) (?:between us|secret|hidden|private) from\b|\bkeep this between us\b",
