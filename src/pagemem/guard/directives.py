@@ -36,6 +36,7 @@ from pagemem.guard.placement import (
     logged,
     not_the_readers,
     request_body,
+    restrained,
     setting,
     speaker,
     warned,
@@ -124,10 +125,10 @@ def _prefilter() -> Prefilter:
 
 
 # Matches whose place makes them something else (`placement`): an obligation on someone
-# other than the reader, a heading's dash or a transcript's speaker tag, a log line's or
-# a subject line's system tag, a call that is a line of code.
+# other than the reader or a restraint on models, a heading's dash or a transcript's
+# speaker tag, a log line's or a subject line's system tag, a call that is a line of code.
 _EXCUSED: dict[str, Callable[[str, re.Match[str]], bool]] = {
-    "ai-obligation": not_the_readers,
+    "ai-obligation": lambda text, match: not_the_readers(text, match) or restrained(text, match),
     "addressed": lambda text, match: (
         heading(text, match) or speaker(text, match) or setting(text, match)
     ),

@@ -1,7 +1,7 @@
 """Where a match sits, and whether that makes it something other than an instruction to
 the model: a quoted example, a report or discussion, an obligation on someone else, a
-log line, an email subject, a heading, a transcript's speaker tag, a line of code; and
-where a labelled note's label starts.
+restraint on models, a log line, an email subject, a heading, a transcript's speaker tag,
+a line of code; and where a labelled note's label starts.
 
 The detector (`directives`) finds the evidence; these read its surroundings.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from pagemem.guard.lexicon import USER_REF, alt
 from pagemem.guard.readers import ANY_READER
 from pagemem.guard.voices import CHAT_TEMPLATE
 
@@ -20,6 +21,7 @@ __all__ = [
     "labelled",
     "logged",
     "not_the_readers",
+    "restrained",
     "speaker",
     "warned",
 ]
@@ -202,6 +204,37 @@ def not_the_readers(text: str, match: re.Match[str]) -> bool:
         or _OF_AN_AI.search(before)
         or _USED.search(before)
         or _PASSIVE.search(text[match.end() : match.end() + 40])
+    )
+
+
+# A negation at an obligation's modal: "must not", "ne doit jamais", "不得", "не повинен".
+_NEGATION = re.compile(
+    r"(?:\b(?:not|never|n't|ne|nie|не|no|non|nicht|kein\w*|nunca|jamais|mai)\b|不得|不能|不可|"
+    r"不要|禁止|しない|ない|안 |하지 않|नहीं|لا )",
+    re.IGNORECASE,
+)
+# What a model is forbidden in an attack: its caution ("must never refuse", "must not surface
+# warnings", "should not ask the user first").
+_CAUTION = re.compile(
+    r"\b(?:refus|declin|warn|flag|question|ask|check|verif|confirm|mention|tell|reveal|report|"
+    r"alert|disclos|show|surfac|hesitat|doubt|add (?:a |any )?(?:warning|disclaimer|caveat))\w*",
+    re.IGNORECASE,
+)
+
+
+_USER = re.compile(alt(USER_REF), re.IGNORECASE)
+
+
+def restrained(text: str, match: re.Match[str]) -> bool:
+    """Is an "AI ... must" match a restraint on the model ("AI assistants must not send
+    contracts outside", "l'assistant ne doit jamais déclencher un paiement"): a policy
+    about models, which asks the reader to do nothing? Forbidding the model its caution
+    ("must never refuse", "should not warn the user") is no restraint."""
+    window = text[max(match.start(), match.end() - 14) : match.end() + 10]
+    after = text[match.end() : match.end() + 60]
+    # what the model must not tell the user is kept from the user: concealment, not a rule
+    return bool(_NEGATION.search(window)) and not (
+        _CAUTION.search(after[:40]) or _USER.search(after)
     )
 
 
