@@ -23,6 +23,7 @@ from pagemem.guard.lexicon import (
     STRONG_DATA,
     TELL_NOT,
     THE_USER,
+    USER_MENTION,
     USER_REF,
     WAIVED_CONSENT,
     alt,
@@ -370,6 +371,7 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
         re.compile(r"\b(?:long[- ]term|persistent|permanent) (?:memory|profile|notes?)\b", _I),
     ),
     "the-user": (0.25, re.compile(alt(THE_USER), _I)),
+    "user-mention": (0.15, re.compile(alt(USER_MENTION), _I)),
     # a message to pass on to the reader's user, a buyer, the person asking
     "relay": (0.35, re.compile(alt(RELAY), _I | re.MULTILINE)),
     "authority": (

@@ -23,6 +23,7 @@ __all__ = [
     "STRONG_DATA",
     "TELL_NOT",
     "THE_USER",
+    "USER_MENTION",
     "USER_REF",
     "alt",
     "spelled",
@@ -310,17 +311,23 @@ HIDE_FROM_REPORT = [
 THE_USER = [
     r"\b(?:tell|ask|convince|persuade|remind|direct|instruct|inform|warn|urge)\s+"
     r"(?:the|your|all|every)\s+(?:users?|readers?|humans?|clients?)\b",
-    r"\b(?:the|your)\s+user'?s\b",
     r"\blet (?:the|your) (?:users?|readers?) know\b",
-    r"\bon (?:the user's|their) behalf\b",
     r"\b(?:dis|dites|demande)\w*\s+à l'utilisateur",
     r"\b(?:di|dile|pide|pedir)\w*\s+al usuario",
     r"\b(?:sag|teile?)\w*\s+dem (?:Nutzer|Benutzer)",
     r"\bскажи\w*\s+пользовател\w*",
-    r"告诉用户|告訴用戶|向用户|ユーザーに|사용자에게|المستخدم|उपयोगकर्ता (?:को|से)",
+    r"告诉用户|告訴用戶|向用户|ユーザーに|사용자에게|उपयोगकर्ता (?:को|से)",
     r"\b(?:consiglia|chiedi|di|dì)\w*\s+all\'utente|\b(?:diga|pergunte|recomende)\s+ao usuário|"
     r"\bpoleć\w*\s+użytkownikowi|\bзапроси\w*\s+у пользовател|\bkhuyên người dùng|"
-    r"उपयोगकर्ता से|ユーザーへ|ユーザーの|향해 사용자",
+    r"उपयोगकर्ता से|ユーザーへ|향해 사용자",
+]
+
+# "The user's", "on their behalf": the user only mentioned, as a security article or a
+# product page does too; weaker than an order about the user.
+USER_MENTION = [
+    r"\b(?:the|your)\s+user'?s\b",
+    r"\bon (?:the user's|their) behalf\b",
+    r"المستخدم|ユーザーの",
 ]
 
 # Writing to memory, said by anyone (the user may say it too): weak on its own.
