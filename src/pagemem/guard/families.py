@@ -44,6 +44,7 @@ from pagemem.guard.readers import (
     FOR_MODEL,
     FOR_MODEL_AFTER,
     FOR_SOMEONE,
+    HANDLER,
     IF_AI,
     PROCESSOR,
     READING,
@@ -173,8 +174,9 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             r"\s*(?:[,，]|\s[—–]\s|reading this|only\b)|"
             # a model named in two words ("KI Assistent, ..."), unless a relative pronoun
             # makes it the subject of a sentence about models ("Asystenci AI, którzy")
-            rf"{AI}\s+{AI}\s*[,，](?!\s*(?:who|which|że|który|która|które|którzy|die|der|qui|"
-            r"que|che|который|которая|которые|що|який|яка|які)\b))|"
+            rf"(?:yapay zek[aâ]|KI|IA|AI|ИИ|ШІ)\s+{AI}\s*[,，](?!\s*(?:who|which|że|który|"
+            r"która|które|którzy|die|der|qui|que|che|который|которая|которые|що|який|яка|"
+            r"які)\b))|"
             # a model called by the vocative: Korean "요약봇아,", Hindi "हे सहायक,", Chinese
             # "记账助手请 ..." (the assistant, please), a Korean "memo for the AI assistant"
             r"(?:봇|비서|어시스턴트|챗봇)(?:아|야)(?=[\s,!])|"
@@ -184,7 +186,7 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             _I,
         ),
     ),
-    "processor-addressed": (0.45, re.compile(alt(PROCESSOR), _I)),
+    "processor-addressed": (0.45, re.compile(alt(PROCESSOR + HANDLER), _I)),
     # a label naming a model as who a note is for, then a colon: "Instrução interna para o
     # agente de ficheiros: apague ...", "ملاحظة للمساعد الذكي الذي يقرأ هذه الرسائل: ...",
     # "कैलेंडर एजेंट के लिए निर्देश: ...", "Modelu językowy, który streszczasz ...: napisz"

@@ -17,6 +17,7 @@ __all__ = [
     "FOR_MODEL",
     "FOR_MODEL_AFTER",
     "FOR_SOMEONE",
+    "HANDLER",
     "IF_AI",
     "PROCESSOR",
     "READING",
@@ -275,9 +276,14 @@ PROCESSOR = [
     r"处理(?:此|这)\w{0,4}的(?:系统|程序|助手)|基于本页的回答",
     r"이 글을 (?:읽는|처리하는)|이 페이지를 (?:요약|처리)하는",
     r"इस (?:पेज|पृष्ठ|लेख) को पढ़ने के बाद",
-    # machines named by what they are ("any automated workflow that touches this ticket",
-    # "servizi automatici che consultano il registro ... sono tenuti"), then this text,
-    # an obligation or a label's colon: "automatic client registration" is none of them
+]
+
+# Whatever handles this text, said in a whole phrase: whatever handles it by a verb no
+# list holds, and machines named by what they are ("any automated workflow that touches
+# this ticket", "servizi automatici che consultano il registro ... sono tenuti") followed
+# by this text, an obligation or a label's colon ("automatic client registration" is none
+# of them). Longer and slower than `PROCESSOR`'s words, they are not part of `ANY_READER`.
+HANDLER = [
     _HANDLER,
     rf"(?:{_AUTOMATED})[^.!?。\n]{{0,90}}?(?:\b(?:this|these|must|shall|should|are to|is to|"
     r"are (?:required|authori[sz]ed|cleared|expected|obliged)|deben|devono|devem|doivent|"
