@@ -87,7 +87,8 @@ SYSTEM_TAG = [
     r"системне повідомлення|\bsystemmeddelande",
     r"\[(?:system|SYSTEM|SYSTÈME|SISTEMA|SYSTEM MESSAGE|admin message|developer)\]",
     r"\[system\]\(#\w+\)",
-    r"\bSYSTEM(?: MESSAGE| PROMPT| NOTICE| OVERRIDE| ALERT)?\s*(?:\(|:)",
+    # not a field's name ending in the word: "Operating System:", "File system:"
+    r"(?<![A-Za-z] )\bSYSTEM(?: MESSAGE| PROMPT| NOTICE| OVERRIDE| ALERT)?\s*(?:\(|:)",
     r"\bBEGIN (?:ADMIN|SYSTEM|DEVELOPER)\b",
     r"【(?:系统|系統|システム)\w*】",
     r"\[सिस्टम\s*संदेश\]",
