@@ -220,8 +220,6 @@ _CAUTION = re.compile(
     r"alert|disclos|show|surfac|hesitat|doubt|add (?:a |any )?(?:warning|disclaimer|caveat))\w*",
     re.IGNORECASE,
 )
-
-
 _USER = re.compile(alt(USER_REF), re.IGNORECASE)
 
 
