@@ -14,17 +14,21 @@ import re
 from collections.abc import Iterable
 
 __all__ = [
+    "CONSENT",
     "DATA",
     "HIDE_FROM_REPORT",
     "MEMORY",
     "MEMORY_PLAIN",
     "MODAL",
+    "POLITE",
+    "ROLE_REQUEST",
     "SEND",
     "STRONG_DATA",
     "TELL_NOT",
     "THE_USER",
     "USER_MENTION",
     "USER_REF",
+    "WAIVED_CONSENT",
     "alt",
     "spelled",
 ]

@@ -219,25 +219,6 @@ _MADE = (
     r"(?!(?:generated|sent|created|produced|powers|powered|hosts|hosted|runs|ran|built|made|"
     r"wrote|written|delivered|published|serves|served|rendered|signed|issued|emailed)\b)"
 )
-_HANDLER = "|".join(
-    [
-        rf"\b(?:any|the|a|whatever|each|every)\s+(?:\w+\s+)?{_MACHINE}\s+(?:that|which|who)\s+"
-        rf"(?:\w+\s+){{0,2}}?{_MADE}\w+\s+{_THIS_TEXT}\b",
-        r"\b(?:Anwendung|Software|Programm|System|Tool|Dienst)\w*,?\s+(?:die|das|der)\s+"
-        r"(?:\w+\s+){0,3}?dies\w*",
-        r"\b(?:narzędzi|program|system|aplikacj|usług|osoba lub narzędzie)\w*\s+(?:\w+\s+)?"
-        r"(?:przygotowując|obsługując|przetwarzając|czytając)\w*\s+(?:\w+\s+){0,2}?"
-        r"(?:t(?:en|ę|ego|ej|e|ych|ą)|dla)\b",
-        r"\b(?:outil|programme|système|service|application|logiciel|la personne ou le service)"
-        r"\s+qui\s+(?:\w+\s+)?(?:traite|lit|gère|résume|prépare|classe|reçoit)\s+(?:ce|cet|"
-        r"cette|ces|nos|vos|notre|votre)\b",
-        r"\b(?:quem|o (?:sistema|programa|serviço|assistente|aplicativo)\s+que)\s+(?:\w+\s+)?"
-        r"(?:trata|gere|organiza|lê|processa|administra)\s+(?:d?[ao]s?\s+)?(?:correspondência|"
-        r"mensage\w+|e-?mails?|faturas|caixa|est[ae]s?)\b",
-        r"\b(?:dosyayı|mesajı|sayfayı|e-postayı|faturayı)\s+(?:\w+\s+)?(?:içe aktaran|işleyen|"
-        r"okuyan|özetleyen)\s+(?:araç|sistem|program|yardımcı|asistan)\w*",
-    ]
-)
 
 # Whatever reads, relays or answers from this text: a page never needs to talk about that.
 PROCESSOR = [
@@ -284,7 +265,21 @@ PROCESSOR = [
 # by this text, an obligation or a label's colon ("automatic client registration" is none
 # of them). Longer and slower than `PROCESSOR`'s words, they are not part of `ANY_READER`.
 HANDLER = [
-    _HANDLER,
+    rf"\b(?:any|the|a|whatever|each|every)\s+(?:\w+\s+)?{_MACHINE}\s+(?:that|which|who)\s+"
+    rf"(?:\w+\s+){{0,2}}?{_MADE}\w+\s+{_THIS_TEXT}\b",
+    r"\b(?:Anwendung|Software|Programm|System|Tool|Dienst)\w*,?\s+(?:die|das|der)\s+"
+    r"(?:\w+\s+){0,3}?dies\w*",
+    r"\b(?:narzędzi|program|system|aplikacj|usług|osoba lub narzędzie)\w*\s+(?:\w+\s+)?"
+    r"(?:przygotowując|obsługując|przetwarzając|czytając)\w*\s+(?:\w+\s+){0,2}?"
+    r"(?:t(?:en|ę|ego|ej|e|ych|ą)|dla)\b",
+    r"\b(?:outil|programme|système|service|application|logiciel|la personne ou le service)"
+    r"\s+qui\s+(?:\w+\s+)?(?:traite|lit|gère|résume|prépare|classe|reçoit)\s+(?:ce|cet|"
+    r"cette|ces|nos|vos|notre|votre)\b",
+    r"\b(?:quem|o (?:sistema|programa|serviço|assistente|aplicativo)\s+que)\s+(?:\w+\s+)?"
+    r"(?:trata|gere|organiza|lê|processa|administra)\s+(?:d?[ao]s?\s+)?(?:correspondência|"
+    r"mensage\w+|e-?mails?|faturas|caixa|est[ae]s?)\b",
+    r"\b(?:dosyayı|mesajı|sayfayı|e-postayı|faturayı)\s+(?:\w+\s+)?(?:içe aktaran|işleyen|"
+    r"okuyan|özetleyen)\s+(?:araç|sistem|program|yardımcı|asistan)\w*",
     rf"(?:{_AUTOMATED})[^.!?。\n]{{0,90}}?(?:\b(?:this|these|must|shall|should|are to|is to|"
     r"are (?:required|authori[sz]ed|cleared|expected|obliged)|deben|devono|devem|doivent|"
     r"müssen|ska|muszą|должн\w*|tenuti|obrigad[oa]s|obligad[oa]s|sont tenus|esta|este|"
