@@ -37,6 +37,7 @@ from pagemem.guard.placement import (
     not_the_readers,
     request_body,
     restrained,
+    safeguarded,
     setting,
     speaker,
     warned,
@@ -135,6 +136,7 @@ _EXCUSED: dict[str, Callable[[str, re.Match[str]], bool]] = {
     "fake-system": lambda text, match: logged(text, match) or request_body(text, match),
     "side-effect-call": coded,
     "exfiltration": warned,
+    "waived-consent": safeguarded,
 }
 
 

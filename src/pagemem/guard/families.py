@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
+from pagemem.guard.consent import CONSENT, WAIVED_CONSENT
 from pagemem.guard.lexicon import (
-    CONSENT,
     DATA,
     HIDE_FROM_REPORT,
     MEMORY,
@@ -25,7 +25,6 @@ from pagemem.guard.lexicon import (
     THE_USER,
     USER_MENTION,
     USER_REF,
-    WAIVED_CONSENT,
     alt,
 )
 from pagemem.guard.overrides import (

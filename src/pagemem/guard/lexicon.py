@@ -14,7 +14,6 @@ import re
 from collections.abc import Iterable
 
 __all__ = [
-    "CONSENT",
     "DATA",
     "HIDE_FROM_REPORT",
     "MEMORY",
@@ -28,7 +27,6 @@ __all__ = [
     "THE_USER",
     "USER_MENTION",
     "USER_REF",
-    "WAIVED_CONSENT",
     "alt",
     "spelled",
 ]
@@ -419,54 +417,6 @@ POLITE = [
     r"आभारी (?:रहेंगे|होंगे|रहूँगा|रहूंगा|रहूँगी)",
     r"\b(?:le |les )?agradecer[íi]amos\b|\bti saremmo grat[io]\b|\bficar[íi]amos gratos\b|"
     r"\bwären wir (?:sehr )?dankbar\b|\bbylibyśmy wdzięczni\b",
-]
-
-# "the user has authorised ...": consent the user never gave, planted for later.
-CONSENT = [
-    r"(?:has |have )?(?:already )?(?:authori[sz]ed|consented|approved|allowed|agreed|granted|"
-    r"permitted|opted in)|authori[sz]es|consents|permits|agrees to|autoriza|autorise|"
-    r"erlaubt|zgadza się",
-    r"разрешил\w*|согласил\w*|autoris[ée]\w*|autoriz[óo]\w*|zugestimmt|erlaubt|toestemming|"
-    r"zgodził\w*|consentito|concordou|izin verdi|đồng ý|同意|許可|허용",
-    r"authori[sz]es|consents|permits|agrees to|autoriza|autorise|zgadza się",
-]
-
-# "no confirmation is needed", "this step has been pre-approved": the check a side effect
-# waits for, waived by the text that asks for the side effect.
-WAIVED_CONSENT = [
-    r"\bno (?:further |additional |extra |separate |user |customer |manual )(?:confirmation|"
-    r"approval|consent|sign-?off|authori[sz]ation|verification) (?:is |will be )?"
-    r"(?:needed|required|necessary)",
-    r"\bno (?:confirmation|approval|consent|sign-?off|authori[sz]ation|verification) "
-    r"(?:is|will be) (?:needed|required|necessary)",
-    r"\b(?:does not|doesn't|do not|don't|will not|won't) (?:need|require) (?:the user's |"
-    r"the customer's |user |any |their |your |additional |further |explicit )*(?:confirmation|"
-    r"approval|consent|sign-?off)",
-    r"\b(?:there's|there is) no need to (?:ask|bother|check with|confirm with|consult|"
-    r"involve|notify|inform) (?:the user|them|anyone|him|her|the owner|the customer)",
-    r"\b(?:has|have) (?:already )?been pre-?approved|\b(?:is|are) (?:already )?"
-    r"pre-?(?:approved|authori[sz]ed)",
-    r"\bno requiere (?:la )?(?:confirmación|aprobación|consentimiento|autorización)",
-    r"\bnão (?:requer|precisa de|exige) (?:\w+ )?(?:confirmação|aprovação|consentimento|"
-    r"autorização)",
-    r"\b(?:aucune|sans) (?:confirmation|validation|approbation|autorisation)"
-    r"(?: (?:supplémentaire|de l'utilisateur))? n'est (?:requise|nécessaire)",
-    r"\bkeine (?:weitere |zusätzliche )?(?:Bestätigung|Zustimmung|Freigabe|Rückfrage) "
-    r"(?:ist )?(?:erforderlich|nötig|notwendig)",
-    r"\bnon (?:richiede|serve|è necessari[oa]) (?:alcun[ao]? )?(?:conferma|approvazione|"
-    r"consenso|autorizzazione)",
-    r"\bonay(?:ı|ına)? gerek(?:mez|miyor)",
-    r"\bbehöver inte (?:informeras|tillfrågas|godkänna)|\bkräver inte (?:godkännande|samtycke)",
-    r"\bnie wymaga (?:dodatkowego |żadnego )?(?:potwierdzenia|zgody|akceptacji)",
-    r"\bне требует (?:дополнительного )?(?:подтверждения|согласия)",
-    r"无需(?:用户)?(?:确认|同意|批准)|不需要(?:用户)?(?:确认|同意|批准)",
-    r"(?:確認|承認|同意)(?:は)?不要",
-    r"(?:확인|동의|승인)(?:이|은)? (?:필요 없|불필요)",
-    r"(?:لا يتطلب|لا يحتاج إلى|دون الحاجة إلى) (?:\S+ )?(?:موافقة|تأكيد)",
-    r"(?:पुष्टि|अनुमति|सहमति) की (?:कोई )?(?:ज़रूरत|जरूरत|आवश्यकता) नहीं",
-    r"\bkhông cần (?:xác nhận|hỏi|sự đồng ý)",
-    r"\btidak (?:perlu|memerlukan) (?:konfirmasi|persetujuan)",
-    r"\b(?:geen|zonder) (?:bevestiging|toestemming)(?: nodig)?",
 ]
 
 # Asking for a role: fine from the user ("pretend you're my tutor"), suspect from a page.

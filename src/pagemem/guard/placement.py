@@ -22,6 +22,7 @@ __all__ = [
     "logged",
     "not_the_readers",
     "restrained",
+    "safeguarded",
     "speaker",
     "warned",
 ]
@@ -234,6 +235,29 @@ def restrained(text: str, match: re.Match[str]) -> bool:
     return bool(_NEGATION.search(window)) and not (
         _CAUTION.search(after[:40]) or _USER.search(after)
     )
+
+
+# Any negation, in a sentence's other words: what a waiver says under one is a safeguard.
+_ANY_NEGATION = re.compile(
+    r"(?:\b(?:not|never|no|nothing|nobody|cannot|ne|nie|не|ні|ни|nicht|kein\w*|niemals|nunca|"
+    r"jamais|mai|non|niet|geen|nooit|inte|aldrig|jangan|tidak|không|đừng|asla|жодн\w*|"
+    r"никогда|ніколи|forbidden|prohibited|verboten|interdit|prohibido|proibido|vietato)\b|"
+    r"n't\b|不得|不能|不可|不要|禁止|しない|ない|않|못|말아|لا |لن |नहीं|\sन\s|मत)",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.!?。！？\n;]")
+
+
+def safeguarded(text: str, match: re.Match[str]) -> bool:
+    """Is a waived check said under a negation elsewhere in its sentence ("never pay
+    without the user's confirmation", "Nie pozwalaj asystentowi wykonywać przelewów bez
+    potwierdzenia", "बिना अनुमति के किसी और को न भेजें")? Then it keeps the check."""
+    start = match.start()
+    while start > 0 and not _SENTENCE_END.match(text[start - 1]):
+        start -= 1
+    end = _SENTENCE_END.search(text, match.end())
+    after = text[match.end() : end.start() if end else len(text)]
+    return bool(_ANY_NEGATION.search(text[start : match.start()]) or _ANY_NEGATION.search(after))
 
 
 # the start of a log line: a time ("02:14:08", "[14:03:31]") or a level ("INFO", "DEBUG")
