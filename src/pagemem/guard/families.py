@@ -40,6 +40,7 @@ from pagemem.guard.overrides import (
 from pagemem.guard.readers import (
     AI_READER,
     ANY_READER,
+    AT_WORK,
     FOR_MODEL,
     FOR_MODEL_AFTER,
     FOR_SOMEONE,
@@ -236,6 +237,9 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             _I,
         ),
     ),
+    # a machine at work on this very text, by any verb: "program condensing this page",
+    # "renderers of this page", "Asystent analizujący ten log" (`readers.AT_WORK`)
+    "machine-at-work": (0.5, re.compile(alt(AT_WORK), _I)),
     "polite-request": (
         0.55,
         re.compile(

@@ -14,6 +14,7 @@ __all__ = [
     "AGENT",
     "AI_READER",
     "ANY_READER",
+    "AT_WORK",
     "FOR_MODEL",
     "FOR_MODEL_AFTER",
     "FOR_SOMEONE",
@@ -284,6 +285,45 @@ HANDLER = [
     r"are (?:required|authori[sz]ed|cleared|expected|obliged)|deben|devono|devem|doivent|"
     r"müssen|ska|muszą|должн\w*|tenuti|obrigad[oa]s|obligad[oa]s|sont tenus|esta|este|"
     r"questo|questa|cette|ce|dies\w*|denna|detta|bu|ten|tę|эт\w+)\b|须|須|해야|[:：]|本|この|이 )",
+]
+
+# A machine named by what it is doing to this text, by any verb ("program condensing this
+# page for someone", "Agent executing or explaining this script", "renderers of this page",
+# "Asystent analizujący ten log", "本ページを読み取る自動処理プログラム", and the same in
+# Russian, Ukrainian, Spanish, Italian, French, Turkish, Chinese, Korean, Swedish); not
+# what the text is or says of itself ("a file system representing these files", "the
+# agent finished processing this message").
+_AT_WORK_NOUN = (
+    rf"(?:{_MACHINE}|AI|LLMs?|models?|Copilot|chatbots?|renderers?|summari[sz]ers?|"
+    r"processors?|crawlers?|scrapers?|indexers?)"
+)
+_NOT_HANDLING = (
+    r"(?!(?:representing|containing|describing|matching|supporting|implementing|using|"
+    r"including|covering|defining|finished|started)\b)"
+)
+AT_WORK = [
+    rf"\b{_AT_WORK_NOUN}\s+{_MADE}{_NOT_HANDLING}\w+ing\s+(?:(?:or|and)\s+\w+ing\s+)?"
+    rf"{_THIS_TEXT}\b",
+    rf"\b(?:renderers?|summari[sz]ers?|processors?|crawlers?|scrapers?|indexers?|parsers?) "
+    rf"of {_THIS_TEXT}\b",
+    r"\b(?:asystent|narzędzi|program|system|agent|model|bot|aplikacj)\w*(?:\s+AI)?,?\s+"
+    r"\w+(?:ący|ąca|ące|ących|ącym|ącego|ącej)\s+(?:t(?:en|ę|ego|ej|e|ych|ą))\b",
+    r"\b(?:ассистент|помощник|систем|программ|агент|модел|бот|асистент|помічник|програм|"
+    r"інструмент|инструмент)\w*,?\s+\w+(?:ющ|ящ|ущ|ащ|юч|яч|уч|ач)\w*\s+(?:эт|ц)\w+",
+    r"\b(?:asistentes?|herramientas?|sistemas?|programas?|agentes?|modelos?|assistentes?|"
+    r"ferramentas?|strumenti|sistemi|assistenti|outils?|systèmes?|assistants?|logiciels?)\b"
+    r"(?:\s+(?:de|da|di|d')\s*\w+(?:\s+\w+)?)?\s+(?:que|che|qui)\s+\w+\s+(?:este|esta|estos|"
+    r"estas|questo|questa|questi|queste|esse|essa|ce|cet|cette|ces)\b",
+    r"\b(?:bu|şu)\s+\w+\s+(?:\w+\s+)?\w+(?:yan|yen|an|en)\s+(?:yardımcı|asistan|araç|sistem|"
+    r"program|yazılım|ajan|bot|model|yapay zek)\w*",
+    r"(?:本|この)\w{1,6}を\w{1,8}?(?:る|す|く|ぐ|む|ぶ|つ|う)\w{0,8}?(?:プログラム|システム|"
+    r"ツール|AI|アシスタント|エージェント)",
+    r"(?:分析|处理|读取|阅读|总结|汇总|整理|解析|查看|扫描)(?:本|此|这|该)\w{0,4}?的(?:程序|"
+    r"系统|助手|工具|AI|智能体|机器人|模型)",
+    r"(?:이|본|해당) \w+(?:을|를) (?:\w+ )?\w+(?:는|하는) (?:AI|모델|에이전트|프로그램|시스템|"
+    r"도구|서비스|비서|앱)",
+    r"\bom (?:en |ett |någon )?(?:AI|assistent|språkmodell|bot)\w*\s+(?:\S+\s+){0,2}?"
+    r"(?:läser|sammanfattar|hanterar|behandlar)",
 ]
 
 # Who a labelled note is for ("Note for the calendar agent:"): agents of any kind count
