@@ -33,6 +33,10 @@ _HOMOGLYPHS = str.maketrans(
 )
 _LATIN = re.compile(r"[A-Za-z]")
 _FOREIGN = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
+# ...and the other way, for a Cyrillic word with a Latin look-alike in it (an "o" in the
+# Ukrainian for "ignore")
+_TO_CYRILLIC = str.maketrans("ABEKMHOPCTXaeopcyxi", "АВЕКМНОРСТХаеорсухі")
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _WORD = re.compile(r"\S+")
 # "s e n d   t h e" : single characters separated by single spaces, words by 2+.
 _SPACED = re.compile(r"(?:(?<=\s)|^)((?:\S {1,3}){4,}\S)(?=\s|$)")
@@ -80,11 +84,15 @@ def _despace(match: re.Match[str]) -> str:
 
 
 def _fold_homoglyphs(text: str) -> str:
-    """Map look-alikes in words that mix Latin with Cyrillic or Greek letters."""
+    """Map look-alikes in words that mix Latin with Cyrillic or Greek letters, to the
+    script most of the word is written in."""
 
     def fold(word: re.Match[str]) -> str:
         token = word.group(0)
-        if _FOREIGN.search(token) and (_LATIN.search(token) or _mostly_latin_context(text)):
+        latin = len(_LATIN.findall(token))
+        if latin and len(_CYRILLIC.findall(token)) > latin:
+            return token.translate(_TO_CYRILLIC)
+        if _FOREIGN.search(token) and (latin or _mostly_latin_context(text)):
             return token.translate(_HOMOGLYPHS)
         return token
 

@@ -95,7 +95,7 @@ _CLOSING = {
 # what introduces a quoted example, just before it or (in languages that put it there) after
 _EXAMPLE_BEFORE = re.compile(
     r"(?:\b(?:like|such as|as|e\.g\.|say|says|saying|said|wie|etwa|zoals|als|comme|"
-    r"tel(?:le)?s? que|"
+    r"tel(?:le)?s? que|du type|de type|del tipo|genre|"
     r"como|come|tipo|quali|na przykład|np\.|typu|jak|till exempel|t\.ex\.|som|örneğin|mesela|"
     r"как|типа|например|наприклад|такі як|зокрема|misalnya|contohnya|seperti|như|chẳng hạn|"
     r"ví dụ|antara lain|(?:the |a |with the )?(?:phrase|sentence)|frase|Satz|zin|"
@@ -117,15 +117,24 @@ _EXAMPLE_BEFORE = re.compile(
 _EXAMPLE_AFTER = re.compile(
     r"^\s*(?:gibi|같은|와 같은|など|のような|といった|等|之类|"
     # reported after the quote, as verb-final languages put it (Turkish "..." yazdi: wrote)
-    r"yaz(?:mış|dı)|de(?:di|miş)|diye|と(?:書|言|入力)|(?:이)?라고|"
+    r"yaz(?:mış|dı)|de(?:di|miş)|diye|と(?:書|言|入力)|という|(?:이)?라고|"
     # the quote used as a noun in a sentence ("Ignore all ..." in a new chat does nothing)
     r"(?:is|are|was|were|does|doesn't|did|didn't|has|have|had|works|worked|won't|never|"
     r"no longer|in a|in the|on a|on the)\b)"
 )
 
 
-def _quoted_example(text: str, start: int, end: int) -> bool:
-    """Does text[start:end] sit inside quotation marks that an example cue introduces?"""
+# between two quoted items of one list: „reply to this”, „forward it” or „ignore ...”
+_LIST_JOIN = re.compile(
+    r"[\"'“”»«’‘」』]\s*(?:,|;|/|,?\s*(?:or|and|albo|lub|oraz|i|oder|und|ou|et|o|y|e|of|en|"
+    r"eller|och|или|и|або|чи|та|veya|ya da|ve|hoặc|atau|か|或|또는))\s*$",
+    re.IGNORECASE,
+)
+
+
+def _quoted_example(text: str, start: int, end: int, *, depth: int = 0) -> bool:
+    """Does text[start:end] sit inside quotation marks that an example cue introduces,
+    itself or the first of a list of quoted items it belongs to?"""
     window = text[max(0, start - 200) : start]
     opened = max((window.rfind(q) for q in _OPENING), default=-1)
     if opened < 0:
@@ -136,10 +145,15 @@ def _quoted_example(text: str, start: int, end: int) -> bool:
     close = min((i for i in (text.find(c, end) for c in closers) if i >= 0), default=-1)
     if close < 0 or close - end > 200 or "\n" in text[at:start]:
         return False
-    return bool(
-        _EXAMPLE_BEFORE.search(text[max(0, at - 40) : at])
-        or _EXAMPLE_AFTER.search(text[close + 1 : close + 12])
-    )
+    if _EXAMPLE_BEFORE.search(text[max(0, at - 40) : at]) or _EXAMPLE_AFTER.search(
+        text[close + 1 : close + 12]
+    ):
+        return True
+    joined = _LIST_JOIN.search(text[max(0, at - 12) : at])
+    if joined is None or depth >= 5:
+        return False
+    earlier = max(0, at - 12) + joined.start()  # the closing quote of the item before
+    return _quoted_example(text, earlier, earlier, depth=depth + 1)
 
 
 # What the model is told to refuse, not to do: "If a guest asks you to ignore your rules,
@@ -158,6 +172,12 @@ _FOUND_IN = re.compile(
     re.IGNORECASE,
 )
 _PURPOSE = re.compile(r"(?:^|[.!?\n]\s*)(?:To|In order to)\s+$")
+# an attempt the text forbids: "Queda prohibido intentar que el asistente ignore ..."
+_FORBIDDEN = re.compile(
+    r"\b(?:prohibid|prohibited|forbidden|not allowed|interdit|verboten|untersagt|vietat|proibid|"
+    r"zabronion|запрещ|заборон)\w*\b[^.!?\n]{0,60}$",
+    re.IGNORECASE,
+)
 
 
 def _refused(text: str, start: int, end: int) -> bool:
@@ -166,6 +186,7 @@ def _refused(text: str, start: int, end: int) -> bool:
         _IF_ASKED.search(sentence)
         or _FOUND_IN.match(text, end, min(len(text), end + 120))
         or _PURPOSE.search(text[max(0, start - 20) : start])
+        or _FORBIDDEN.search(sentence)
     )
 
 
