@@ -17,10 +17,12 @@ from pagemem.guard.lexicon import (
     MEMORY,
     MEMORY_PLAIN,
     MODAL,
+    OWNER,
     POLITE,
     ROLE_REQUEST,
     SEND,
     STRONG_DATA,
+    TELL_NOBODY,
     TELL_NOT,
     THE_USER,
     USER_MENTION,
@@ -165,7 +167,9 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             r"\s+(?:de|of|for|di|von|van|da|do)\s+\S+(?:\s+\S+)?)?\s*(?:へ|に|님|에게|के लिए)?"
             # after a dash, words that go on (a heading's "... AI - Company" stops)
             r"\s*(?:[:：]|\s[—–-]\s(?=(?:\S+[ \t]+){4}\S))\s*\S|"
-            rf"{AI}(?:(?:さん|様)?へ|さん|様)[。、]|"
+            rf"(?:{AI}|(?<![A-Za-z])AI)(?:(?:さん|様)?へ|さん|様)[。、:：]|"
+            # a model hailed at a sentence's start: "Асистенте! Терміново ...", "Assistant! Delete"
+            rf"(?:^|[.!?\n]\s*){AI}!\s+\w|"
             # an elided article before a label's model: "Nota all'assistente: ...", "À l'IA : ..."
             rf"(?<=\w)'{AI}(?:\s+\S+){{0,2}}?\s*[:：]\s*\S|"
             rf"(?:^|[.!?;:\n(\[—–>\"«“‘]|{_OPENING}|[.!?]\s|\bP\.?S\.?)\s*"
@@ -180,6 +184,7 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             # a model called by the vocative: Korean "요약봇아,", Hindi "हे सहायक,", Chinese
             # "记账助手请 ..." (the assistant, please), a Korean "memo for the AI assistant"
             r"(?:봇|비서|어시스턴트|챗봇)(?:아|야)(?=[\s,!])|"
+            r"(?:AI|인공지능|에이아이)\s?(?:어시스턴트|비서|챗봇|봇)?님(?=[\s,!])|"
             r"(?:AI|에이아이)\s?(?:어시스턴트|비서|봇)?용\s?(?:메모|안내|지시)|"
             r"(?:हे|ऐ|अरे|प्रिय)\s(?:एआई|सहायक|बॉट|असिस्टेंट)|"
             r"(?:助手|助理|智能体)[，,]?\s*请(?!求)",
@@ -278,7 +283,11 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             r"[\w.-]*\"|"
             r"вызови\w*\s+(?:инструмент|функци)|llam[ae]\w* a la (?:herramienta|función)|"
             r"appel(?:le|ez) (?:l'outil|la fonction)|ruf\w* (?:das Tool|die Funktion)|"
-            r"调用(?:工具|函数)",
+            r"调用(?:工具|函数)|виклич\w*\s+(?:інструмент|функці)|wywołaj\w*\s+(?:narzędzi|funkcj)|"
+            r"(?:도구|함수|툴)(?:을|를) 호출|chiam\w* (?:lo strumento|la funzione)|"
+            r"(?:chame|chama|invoque) a (?:ferramenta|função)|roep (?:de tool|de functie)|"
+            r"anropa (?:verktyget|funktionen)|(?:aracını|fonksiyonunu) çağır|"
+            r"gọi (?:công cụ|hàm)|panggil (?:alat|fungsi|tool)|استدع\w* (?:الأداة|الدالة)",
             _I,
         ),
     ),
@@ -324,7 +333,8 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             rf"(?:[\w-]+=)?@?[\"']?{_SECRET_FILE}|"
             rf"\b(?:echo|printf|cat|type)\s+[\"']?(?:{_SECRET_FILE}|\$\{{\{{\s*secrets\.\w+\s*\}}\}})"
             r"[\"']?\s*\|\s*(?:base64(?!\s+(?:-d|--decode|-D))|xxd|curl|nc|wget|tee)\b|"
-            rf"{_SECRET_FILE}[^\n]{{0,160}}?{_HAND_ON}",
+            rf"{_SECRET_FILE}[^\n]{{0,160}}?{_HAND_ON}|"
+            rf"{_HAND_ON}[^\n.!?]{{0,60}}?{_SECRET_FILE}",
             _I,
         ),
     ),
@@ -332,11 +342,13 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
         0.6,
         re.compile(
             rf"{_CONFIRM_OFF}|"
-            rf"{alt(TELL_NOT)}{_GAP}(?:{alt(USER_REF)}|{AI})|(?:{alt(USER_REF)}|{AI}){_GAP}"
+            rf"{alt(TELL_NOT)}{_GAP}(?:{alt(USER_REF)}|{alt(OWNER)}|{AI})|"
+            rf"(?:{alt(USER_REF)}|{alt(OWNER)}|{AI}){_GAP}"
             rf"{alt(TELL_NOT)}|keep this between us|無需確認|无需(?:再次)?确认|"
             rf"{alt(HIDE_FROM_REPORT)}|"
             r"\b(?:notify|inform|alert|tell) no ?one\b(?! (?:the|about|that|who))|"
-            r"\bwithout (?:notifying|telling|informing) anyone\b",
+            r"\bwithout (?:notifying|telling|informing) anyone\b|"
+            rf"{alt(TELL_NOBODY)}",
             _I,
         ),
     ),
@@ -410,7 +422,8 @@ GATES: dict[str, re.Pattern[str]] = {
     "override": re.compile(alt(OVERRIDE_VERB + VOID + FROM_HERE + FINAL_VOID + DISCARDED), _I),
     "exfiltration": re.compile(rf"{_DESTINATION}|[?&][\w-]+=", _I),
     "concealment": re.compile(
-        rf"{alt(TELL_NOT)}|keep this between us|無需確認|无需|no ?one\b|anyone\b|{_CONFIRM_OFF}|"
+        rf"{alt(TELL_NOT)}|{alt(TELL_NOBODY)}|keep this between us|無需確認|无需|no ?one\b|"
+        rf"anyone\b|{_CONFIRM_OFF}|"
         rf"{alt(HIDE_FROM_REPORT)}",
         _I,
     ),
@@ -422,7 +435,7 @@ GATES: dict[str, re.Pattern[str]] = {
         r"нотатк|دائمة|長期|"
         r"onthoud|"
         r"zapamięta|"
-        r"запомни|hafıza|belleğ|记|記憶|メモリ|기억|ذاكرت|याद|स्मृति",
+        r"запомни|запам|памят|пам['ʼ’]ят|pamięci|geheugen|메모리|hafıza|belleğ|记|記憶|メモリ|기억|ذاكرت|याद|स्मृति",
         _I,
     ),
 }

@@ -19,10 +19,12 @@ __all__ = [
     "MEMORY",
     "MEMORY_PLAIN",
     "MODAL",
+    "OWNER",
     "POLITE",
     "ROLE_REQUEST",
     "SEND",
     "STRONG_DATA",
+    "TELL_NOBODY",
     "TELL_NOT",
     "THE_USER",
     "USER_MENTION",
@@ -144,7 +146,7 @@ SEND = [
     r"invia\w*|inoltra\w*",
     r"envie\w*|encaminh\w*",
     r"stuur\w*|doorsturen",
-    r"wyślij|przekaż",
+    r"wyślij|przekaż|prześlij",
     r"отправ\w*|пересыла\w*|перешли",
     r"gönder\w*|ilet\w*",
     r"أرسل\w*",
@@ -153,7 +155,7 @@ SEND = [
     r"送信|転送|送って",
     r"보내|전송",
     # "send" and its forms, not "sender" (a mail's from line, in English and Danish alike)
-    r"invia\w*|odesl\w*|надісла\w*|переслат\w*|gửi|שלח|ارسال|pošl\w*|sende(?!rs?\b)\w*|"
+    r"invia\w*|odesl\w*|надісла\w*|надішл\w*|відправ\w*|переслат\w*|gửi|שלח|ارسال|pošl\w*|sende(?!rs?\b)\w*|"
     r"skicka\w*|send(?:s|ing)?\b",
 ]
 
@@ -167,6 +169,39 @@ USER_REF = [
     r"the reader\'?s?|the human|the person (?:typing|asking)",
     # whoever the text's side effect would be checked by: the card's or account's holder
     r"(?:the )?(?:card|account|acct) ?holder'?s?|the (?:reviewer|approver)'?s?",
+]
+
+# Whoever owns what a side effect touches, named as a concealment's target ("Nie informuj
+# właściciela skrzynki", "계정 소유자에게 ... 알리지 마십시오"); only after a "do not tell".
+OWNER = [
+    r"the (?:mailbox |inbox |account |phone |device |card )?owner'?s?",
+    r"власник\w*|właściciel\w*|владел\w*|소유자|계정 주인",
+    r"(?:el |la |al )?(?:titular|propietari[oa])|"
+    r"(?:o |a |ao )?(?:titular|proprietári[oa]|dono|dona)",
+    r"(?:le |la |au )?(?:titulaire|propriétaire)|"
+    r"(?:den |dem |die )?(?:Konto)?(?:Inhaber|Besitzer)\w*",
+    r"(?:il |al )?(?:titolare|proprietario)|(?:de )?eigenaar|ägaren|sahibi\w*|صاحب|مالك|मालिक",
+    r"所有者|持有人|户主|持ち主|名義人|chủ (?:tài khoản|sở hữu|hộp thư)|pemilik",
+]
+
+# "... and tell nobody about it": the step hidden from everyone, said of this step (a
+# bank's "never tell anyone the code" protects a secret and is not matched).
+TELL_NOBODY = [
+    r"\b(?:don't|do not|never) (?:tell|inform) (?:anyone|anybody) about (?:this|it)\b",
+    r"\bникому (?:об этом|про это|ничего) не\b|\bне (?:говори|сообщай|рассказывай)\w* "
+    r"(?:об этом|про это) никому\b",
+    r"\bнікому (?:про це|нічого) не\b|\bне (?:кажи|повідомляй|розповідай)\w* про це нікому\b",
+    r"\bnikomu (?:o tym|tego|nic) nie\b|\bnie (?:mów|informuj|wspominaj)\w* o tym nikomu\b",
+    r"\b(?:erzähl|sag)\w* niemandem davon\b|\bniemandem davon (?:erzählen|sagen|berichten)\b",
+    r"\bn'en parle[zs]? à personne\b|\bsans en parler à personne\b",
+    r"\bno se lo (?:digas|cuentes|menciones) a nadie\b|\bsin dec[ií]rselo a nadie\b",
+    r"\bnon dirlo a nessuno\b|\bsenza dirlo a nessuno\b",
+    r"\bnão (?:conte|diga) (?:isso|isto|nada) a ninguém\b|\bsem contar a ninguém\b",
+    r"\bvertel (?:het aan )?niemand (?:hierover|erover)?\b|\bberätta inte för någon om "
+    r"(?:detta|det här)\b|\bbunu kimseye (?:söyleme|anlatma)\w*",
+    r"(?:이 (?:사실|작업|내용|일)|이것)[을를은는]? 아무에게도",
+    r"(?:このこと|この件|この操作)[をは]誰にも",
+    r"(?:这件事|此事|这个操作)(?:不要|别)告诉任何人|(?:不要|别)把(?:这件事|此事|这个操作)告诉任何人",
 ]
 
 # What is worth stealing: things about the user and the session.
@@ -223,8 +258,9 @@ TELL_NOT = [
     r"\bnon (?:dire|dirgli|menzionare|rivelare)\b(?!\s+a nessuno)|\bsenza (?:chiedere|avvisare)",
     r"\bnão (?:diga|mencione|conte|informe)\b|\bsem (?:perguntar|avisar|consultar)",
     r"\bniet (?:vertellen|melden)\b",
-    r"\bnie (?:mów|informuj|wspominaj)\b",
-    r"\bне (?:говори|сообщай|упоминай|показывай)\w*",
+    r"\bnie (?:mów|informuj|wspominaj|mówić|informować|wspominać)\b",
+    r"\bне (?:говори|сообщай|упоминай|показывай)\w*|\bне (?:упоминать|упомянуть|говорить|"
+    r"сообщать|рассказывать)\b",
     r"\bsöyleme\w*|\bhaber verme\w*",
     r"لا (?:تخبر|تذكر|تعلم)",
     r"(?:न|मत) (?:बताएं|बताना|बताओ)",
@@ -232,12 +268,13 @@ TELL_NOT = [
     r"(?:ज़िक्र|जिक्र|उल्लेख)[^।.]{0,15}?(?:न|मत) कर|(?:न|मत) दिखा",
     r"\bjangan (?:beri ?tahu|bilang|sebut\w*|kasih tahu)",
     r"đừng (?:nói|cho biết|nhắc)",
-    r"\bне (?:кажи|повідомляй|згадуй|показуй)\w*",
+    r"\bне (?:кажи|повідомляй|згадуй|показуй)\w*|\bне (?:згадувати|казати|говорити|"
+    r"повідомляти|розповідати)\b",
     r"\b(?:nämn|säg|berätta) inte\b",
     r"\bzeg (?:er )?niet\b|\bniet (?:vermelden|noemen)\b",
     r"\bbahsetme\w*|\bgösterme\b",
-    r"(?:言わ|伝え|知らせ|表示し)ないで|言わないこと",
-    r"알리지 (?:마|말)",
+    r"(?:言わ|伝え|知らせ|表示し|触れ)ないで|言わないこと",
+    r"(?:알리지|말하지|언급하지|전하지) (?:마|말)",
     r"\bleave [^.]{0,40} out of (?:any|the|your) (?:answer|summary|response|reply)|"
     r"\b(?:omit|hide|remove) [^.]{0,40} from (?:any|the|your) (?:answer|summary|response)|"
     r"\bif asked[^.]{0,40}\bsay no\b|\bno (?:debería|debe|deberá) (?:revelar|decir|mencionar|"
@@ -361,11 +398,20 @@ MEMORY = [
     r"\b(?:guarde|memorize)\w*\s+(?:na sua memória|para sempre)",
     r"\bonthoud (?:voor altijd|dit)\b",
     r"\bzapamiętaj\b",
+    r"\bзапам['ʼ’]ятай\w*\s+(?:назавжди|надовго|на майбутнє)",
     r"\bзапомни\w*(?:\s+навсегда)?",
     r"\b(?:hafızana|belleğine) kaydet\w*",
     r"(?:更新|写入|存入|记住)\w{0,4}(?:你的)?(?:长期)?记忆|永远记住",
     r"(?:記憶|メモリ)に(?:保存|記録)",
-    r"기억에 저장|기억해",
+    r"기억에 저장|기억해|메모리에 (?:저장|기록)",
+    r"\b(?:сохрани|запиши|занеси)\w*\s+(?:в|во)\s+(?:свою\s+)?памят\w*",
+    r"\b(?:збережи|запиши|занеси)\w*\s+(?:в|у|до)\s+(?:свою\s+)?пам['ʼ’]ят\w*",
+    r"\b(?:zapisz|zachowaj|dodaj)\w*\s+(?:w|do)\s+(?:swojej\s+)?pamięci\b",
+    r"\b(?:sla|bewaar|zet)\s+(?:\w+\s+)?(?:op\s+)?in (?:je|jouw) geheugen\b",
+    r"\b(?:salva|memorizza|registra)\w*\s+nella (?:tua )?memoria\b",
+    r"\b(?:guarda|almacena|graba)\w*\s+en tu memoria\b|\b(?:salve|guarde|armazene)\w*\s+na "
+    r"sua memória\b|\b(?:enregistre|sauvegarde|mémorise|garde)\w*\s+(?:dans|en) (?:ta|votre) "
+    r"mémoire\b|\b(?:speicher|merk)\w*\s+(?:dir\s+)?(?:in deinem|im) (?:Gedächtnis|Speicher)\b",
     r"احفظ\w* في ذاكرتك",
     # "remember this forever", not a notice's "याद रखें:" (remember: the bank never asks ...)
     r"(?:हमेशा|स्थायी रूप से)[^।\n]{0,12}?याद रख\w*|याद रखें(?!\s*[:：])|स्मृति में",

@@ -63,7 +63,9 @@ PREVIOUS = [
     r"önceki|tüm",
     r"之前|以前|先前|所有|上面",
     r"以前の|これまでの|すべての",
-    r"이전|모든",
+    r"이전|모든|기존|앞선",
+    r"свои|свої|твої|твои|ваши|ваші|swoje|twoje|deine|Ihre|tes|vos|tus|sus|tuoi|jouw|je|"
+    r"dina|senin|너의|당신의|あなたの|你的|您的",
     r"previa|previo|antérieures?|wcześniejsze|bisher|до этой строки|до цього|此前|これまで|"
     r"prior to this|up to this (?:point|line)|standing|existing|current",
 ]
@@ -77,32 +79,34 @@ INSTRUCTIONS = [
     r"istruzion\w*|regole|direttive",
     r"instru[çc][õo]es|regras|diretrizes|foi dito|conversa",
     r"instructies|regels",
-    r"instrukcj\w*|zasad\w*|polece\w*",
+    r"instrukcj\w*|zasad\w*|polece\w*|wytyczn\w*|ustawie\w*",
     r"инструкци\w*|правил\w*|указани\w*",
     r"التعليمات|الأوامر",
     r"निर्देश\w*",
-    r"інструкці\w*|вказів\w*",
+    r"інструкці\w*|вказів\w*|настанов\w*|правил\w*",
     r"instruksi|perintah|aturan|arahan",
     r"hướng dẫn|chỉ dẫn|chỉ thị|quy tắc",
     r"instruktion\w*|regler|direktiv",
     r"talimat\w*|kural\w*",
     r"指令|指示|规则|命令",
     r"指示|命令|ルール|ガイドライン",
-    r"지시|명령|규칙",
+    r"지시|명령|규칙|지침|설정",
     r"settings|defaults|standing orders|configuration|setup|polic(?:y|ies)|priorities",
     r"directriz|consigne|Regel|设定|設定|polecenia|налаштування|настройк\w+|tasks?",
 ]
 
 # "... are now void", in many languages.
 VOID = [
-    r"(?:are|is|have been|were) (?:now )?(?:void|superseded|cancel+ed|revoked|obsolete|null|"
-    r"replaced|overridden|invalid)|(?:do not|don'?t|no longer) (?:matter|apply|count)",
+    r"(?:are|is|have been|has been|were|was) (?:now )?(?:void|superseded|cancel+ed|revoked|"
+    r"obsolete|null|replaced|overridden|invalid|withdrawn|rescinded|retracted)|"
+    r"(?:do not|don'?t|no longer) (?:matter|apply|count)",
     r"ungültig|nichtig|aufgehoben|nul(?:le)?s?|annulé\w*|anulad\w*|nul[oa]s?|annullat\w*|"
     r"ongeldig|nieważn\w*|недействительн\w*|geçersiz\w*|(?:quedan? |queda )?sin efecto|"
     r"no longer (?:in force|valid|applies|apply)|ne s'appliquent plus|non (?:valgono|sono) più|"
-    r"утратил\w* силу|втратил\w* чинність|失效",
+    r"утратил\w* силу|втратил\w* чинність|недійсн\w*|нечинн\w*|失效",
     r"باطلة|ملغاة|अमान्य|无效|作废|失效|無効|무효",
-    r"anulad\w*|caduques?|tracą ważność|nicht mehr|отменяется|скасовано|"
+    r"anulad\w*|caduques?|tracą ważność|nicht mehr|отменяется|отменен\w*|скасовано|"
+    r"anulowan\w*|odwołan\w*|uchylon\w*|취소(?:되었|됐|됨)|폐기(?:되었|됐|됨)|"
     r"reset to (?:factory )?defaults",
 ]
 

@@ -42,6 +42,7 @@ AI_READER = [
     r"governance|strategy|ethics|research|engineers?|developers?|specialists?)s?\b)",
     rf"\bassistants?\b{_TITLE}",
     r"\b(?:chat-?)?bots?\b",
+    r"\bbot(?:a|owi|em|cie|ów)\b",
     r"\bLLMs?\b",
     r"\blanguage models?\b",
     r"\b(?:Chat)?GPT(?:-?\d)?\b",
@@ -59,6 +60,8 @@ AI_READER = [
     r"\byapay zek[aâ]\w*",  # with its case endings: "yapay zekâya" (to the AI)
     r"\b(?:ИИ|ШІ)\b(?:-\w+)?",  # with its compound: "ИИ-ассистент, ..."
     r"\bнейросет\w*",
+    r"\bискусственн\w* интеллект\w*",
+    r"언어 ?모델",
     r"\bас?систент\w*",  # Russian, Ukrainian
     r"\bпомощник\w*|\bпомічник\w*",
     r"(?<!-)\b(?:чат-?)?бот\w{0,2}\b",  # "Бот, перешли ...", not "ботинки", "Telegram-бот"
@@ -140,6 +143,7 @@ IF_AI = [
     r"\bTODO\s*[(\[]?\s*(?:(?:for|för|voor|für|pour|para|per|dla|для)\s+)?"
     r"(?:the |de |die |den |l')?(?:AI|KI|IA|ИИ|assistant|assistent|assistente|asistente|agent|"
     r"yapay zek[aâ])",
+    r"\bTODO\s*[(\[]?\s*(?:AI|에이아이)\s?(?:용|에게)",
     r"\b(?:hello|hi|hey|dear)\s+(?:Chat)?GPT\b",
     r"(?:\b(?:if|si|se|wenn|falls|als|jeśli|jezeli|если|eğer)|もし|如果|अगर)\s+(?:\S+\s+){0,3}?"
     r"(?:AI|IA|KI|ИИ|assistants?|asistentes?|assistentes?|Assistenten|LLMs?|bots?)\s+"
@@ -148,6 +152,18 @@ IF_AI = [
     r"\b(?:AI|IA|KI|assistants?|asistentes?|assistentes?)\s+(?:\w+\s+){0,2}?(?:that|who|qui|que|"
     r"die|che|który)\s+(?:reads?|lit|lee|leem|liest|legge|leest|czyta)\b",
     r"\bwenn (?:eine|die) KI\b",
+    # "if you are an AI": "Если ты ИИ", "Якщо ти ШІ", "Jeśli jesteś AI", "만약 당신이 AI라면"
+    r"\b(?:если|якщо) (?:ты|ти|вы|ви)\s*(?:[—–-]\s*)?(?:ИИ|ШІ|AI|бот|ассистент|асистент|"
+    r"помощник|помічник|искусственн\w* интеллект|штучн\w* інтелект|языков\w* модел|мовн\w* модел)",
+    r"\bjeśli jesteś (?:AI|SI|asystentem|botem|modelem|sztuczną inteligencją)\b",
+    r"(?:AI|인공지능|어시스턴트|챗봇|언어 ?모델)(?:이)?라면",
+    # "when you summarise this letter, write ...": the reader told how to retell this text
+    r"\b(?:коли|під час того,? як) (?:будеш |будете )?(?:підсумову|резюму|переказу|обробля|"
+    r"узагальню)\w*\s+(?:цей|цю|ці|це)\b",
+    r"\b(?:когда|пока) (?:будешь |будете )?(?:пересказыва|резюмиру|обрабатыва|суммиру|"
+    r"подытожива)\w*\s+(?:это|этот|эту|эти)\b",
+    r"\b(?:streszczając|podsumowując|przetwarzając|omawiając)\s+(?:tę|ten|to|te|tej)\b",
+    r"(?:이|본) \w+(?:을|를) (?:요약|처리|정리)(?:할|하실) 때",
     r"\bHinweis für KI",
     r"\bnote pour les IA",
     r"\bsi (?:un|une|algún|alguna|algum|uma?) (?:IA|asistente|assistente|assistant)",
@@ -193,7 +209,9 @@ _AUTOMATED = "|".join(
         r"\bdigitala hjälpmedel\b|\bautomatiska (?:system|tjänster|verktyg|agenter)\b",
         r"\botomatik (?:yardımcı\w*|sistem\w*|araç\w*|ajan\w*)",
         r"\b(?:zautomatyzowan|automatyczn)\w+ (?:system\w*|narzędzi\w*|agent\w*|asystent\w*)",
-        r"\b(?:автоматизированн|автоматическ)\w+ (?:систем\w*|агент\w*|помощник\w*|сервис\w*)",
+        r"\b(?:автоматизированн|автоматическ|автоматизован|автоматичн)\w+ (?:систем\w*|агент\w*|"
+        r"помощник\w*|помічник\w*|сервис\w*|сервіс\w*|інструмент\w*|инструмент\w*)",
+        r"\bgeautomatiseerde (?:agents?|systemen|assistenten|tools|diensten)\b",
         r"自动化\w{0,4}(?:代理|系统|程序|助手|工具)",
         r"自動(?:化)?(?:エージェント|システム|ツール|アシスタント)",
         r"자동화된? (?:에이전트|시스템|도구|비서)",
@@ -281,10 +299,12 @@ HANDLER = [
     r"mensage\w+|e-?mails?|faturas|caixa|est[ae]s?)\b",
     r"\b(?:dosyayı|mesajı|sayfayı|e-postayı|faturayı)\s+(?:\w+\s+)?(?:içe aktaran|işleyen|"
     r"okuyan|özetleyen)\s+(?:araç|sistem|program|yardımcı|asistan)\w*",
-    rf"(?:{_AUTOMATED})[^.!?。\n]{{0,90}}?(?:\b(?:this|these|must|shall|should|are to|is to|"
-    r"are (?:required|authori[sz]ed|cleared|expected|obliged)|deben|devono|devem|doivent|"
-    r"müssen|ska|muszą|должн\w*|tenuti|obrigad[oa]s|obligad[oa]s|sont tenus|esta|este|"
-    r"questo|questa|cette|ce|dies\w*|denna|detta|bu|ten|tę|эт\w+)\b|须|須|해야|[:：]|本|この|이 )",
+    rf"(?:{_AUTOMATED})(?:[^.!?。\n]|\.(?=\w)){{0,90}}?(?:\b(?:this|these|must|shall|should|"
+    r"are to|is to|are (?:required|authori[sz]ed|cleared|expected|obliged)|deben|devono|devem|"
+    r"doivent|müssen|ska|muszą|mają|powinn\w*|должн\w*|обязан\w*|зобов['ʼ’]язан\w*|повинн\w*|"
+    r"moeten|dienen|tenuti|obrigad[oa]s|obligad[oa]s|sont tenus|esta|este|questo|questa|cette|"
+    r"ce|dies\w*|denna|detta|bu|ten|tę|эт\w+)\b|须|須|해야|すること|してください|[:：]|本|この|"
+    r"이 )",
 ]
 
 # A machine named by what it is doing to this text, by any verb ("program condensing this
@@ -317,11 +337,20 @@ AT_WORK = [
     r"\b(?:bu|şu)\s+\w+\s+(?:\w+\s+)?\w+(?:yan|yen|an|en)\s+(?:yardımcı|asistan|araç|sistem|"
     r"program|yazılım|ajan|bot|model|yapay zek)\w*",
     r"(?:本|この)\w{1,6}を\w{1,8}?(?:る|す|く|ぐ|む|ぶ|つ|う)\w{0,8}?(?:プログラム|システム|"
-    r"ツール|AI|アシスタント|エージェント)",
+    r"ツール|AI|アシスタント|エージェント|モデル)",
     r"(?:分析|处理|读取|阅读|总结|汇总|整理|解析|查看|扫描)(?:本|此|这|该)\w{0,4}?的(?:程序|"
     r"系统|助手|工具|AI|智能体|机器人|模型)",
     r"(?:이|본|해당) \w+(?:을|를) (?:\w+ )?\w+(?:는|하는) (?:AI|모델|에이전트|프로그램|시스템|"
     r"도구|서비스|비서|앱)",
+    r"\bktokolwiek\s+(?:\w+\s+)?(?:przetwarza|czyta|streszcza|obsługuje|przegląda|sortuje)\s+"
+    r"(?:t(?:en|ę|e|o|ych))\b",
+    r"(?:이|본) \w+(?:을|를) (?:처리|읽|요약|정리|분류)\w* (?:누구든|분|사람|모든 이)",
+    # (not an order in a later clause: "AI는 ... 지어낼 수 있으니 ... 확인하세요")
+    r"(?:AI|인공지능) ?(?:어시스턴트|비서|에이전트|챗봇|봇)?(?:은|는) "
+    r"(?:(?!니|므로|지만|때문|수 있)(?:[^.。\n]|\.(?=\w))){0,80}?(?:하세요|"
+    r"하십시오|해라|할 것|해 주세요)",
+    r"\b(?:het model|de assistent|het systeem|de tool|het programma|de agent)\s+(?:dat|die)\s+"
+    r"(?:dit|deze)\s+\w+\s+(?:verwerkt|leest|samenvat|analyseert|doorneemt|beheert)\b",
     r"\bom (?:en |ett |någon )?(?:AI|assistent|språkmodell|bot)\w*\s+(?:\S+\s+){0,2}?"
     r"(?:läser|sammanfattar|hanterar|behandlar)",
 ]
@@ -352,7 +381,7 @@ FOR_MODEL = [
     r"给|致|供",
 ]
 # ...or after it, in languages that put it there ("ajan için", "एजेंट के लिए", "비서에게")
-FOR_MODEL_AFTER = [r"için|के लिए|को|에게|께|한테|へ|に|向け|宛て|用"]
+FOR_MODEL_AFTER = [r"için|के लिए|को|에게|께|한테|へ|に|向け|宛て|用|[을를] 위한|참고"]
 # a relative clause after who is named ("Modelu językowy, który streszczasz ...:")
 WHO = [
     r"that|which|who|que|qui|die|der|das|dat|che|som|który|która|które|którzy|"
@@ -459,14 +488,18 @@ RELAY = [
     r"acquirente|lettore|destinatario|persona che)",
     r"\bnói với (?:người hỏi|người dùng|khách|người đọc|người nhận|người mua)",
     r"告诉(?:收件人|用户|读者|买家|顾客|提问者|对方)",
-    r"\b(?:powiedz|poinformuj|przekaż|napisz)\w*\s+(?:użytkownikowi|kupującemu|czytelnikowi|"
-    r"odbiorcy|klientowi|pytającemu)",
-    r"\b(?:скажи|сообщи|передай|объясни)(?:те)?\s+(?:пользовател|покупател|читател|получател|"
-    r"клиент|спрашивающ)\w*",
-    r"\b(?:скажи|повідом|передай|поясни)(?:те)?\s+(?:користувач|покупц|читач|одержувач|"
-    r"клієнт)\w*",
+    r"\b(?:powiedz|poinformuj|przekaż|napisz|poleć|zaproponuj|przypomnij)\w*\s+(?:użytkownikowi|"
+    r"kupującemu|czytelnikowi|odbiorcy|klientowi|pytającemu)|\bpoproś\w*\s+(?:użytkownika|"
+    r"kupującego|czytelnika|odbiorcę|klienta)",
+    r"\b(?:скажи|сообщи|передай|объясни|посоветуй|порекомендуй|предложи|напомни|попроси)(?:те)?"
+    r"\s+(?:пользовател|покупател|читател|получател|клиент|спрашивающ)\w*",
+    r"\b(?:скажи|повідом|передай|поясни|порадь|порекомендуй|запропонуй|нагадай|попроси)(?:те)?"
+    r"\s+(?:користувач|покупц|читач|одержувач|клієнт)\w*",
     r"(?:ユーザー|読者|購入者|相談者|受信者|質問者)に(?:伝え|知らせ|案内|説明)",
-    r"(?:사용자|구매자|독자|수신자|질문자)에게 (?:알려|전하|전달|안내)",
+    r"(?:사용자|구매자|독자|수신자|질문자)에게 (?:알려|전하|전달|안내)|"
+    r"(?:사용자|구매자|독자|수신자|질문자)에게(?:는)? (?:[^.。!?\n]|\.(?=\w)){0,60}?(?:라고|다고|"
+    r"도록) "
+    r"(?:전하|전달|알려|요청|권하|말하|안내)",
     r"(?:kullanıcıya|alıcıya|okuyucuya|müşteriye|soran kişiye)\s+(?:söyle|bildir|ilet|anlat)",
     r"(?:أخبر|أبلغ|قل ل)\S*\s+(?:المستخدم|القارئ|المشتري|السائل)",
     r"(?:उपयोगकर्ता|पाठक|खरीदार|पूछने वाले) को (?:बताएं|बताओ|बताइए|बताएँ|सूचित करें)",

@@ -16,6 +16,13 @@ NOW_YOU_ARE = [
     # a new name, quoted or not ("You are now \"DealBuddy\"")
     r"\byou are now (?:an? )?[\"'“«‘]?(?:(?-i:[A-Z])\w+|AI\b|unrestricted|in developer)",
     r"\byou(?:'re| are) (?:no longer|not) (?:an? )?(?:\w+ )?(?:AI|assistant|bound|restricted)",
+    r"\b(?:you(?:'re| are) now|ты теперь|теперь ты|ти тепер|тепер ти|jesteś teraz|teraz jesteś)"
+    r"\s+(?:an? |the )?(?:[\w-]+\s+){0,2}?(?:advis[eo]r|consultant|agent|assistant|bot|"
+    r"representative|salesperson|expert|spokesperson|консультант\w*|ассистент\w*|асистент\w*|"
+    r"помощник\w*|помічник\w*|агент\w*|представител\w*|представник\w*|продав\w*|"
+    r"эксперт\w*|експерт\w*|doradc\w*|konsultant\w*|asystent\w*|agent\w*|przedstawiciel\w*|"
+    r"sprzedaw\w*|ekspert\w*)\b",
+    r"(?:너는|당신은) 이제 [^.。\n]{0,30}?(?:상담사|비서|에이전트|직원|대리인|판매원|전문가)",
     r"\bab (?:jetzt|sofort) bist du\b",
     r"\bdu bist (?:jetzt|nun|ab sofort|ab jetzt|von nun an)\b",
     r"\b(?:your|ur) new (?:job|task|role|purpose|goal|mission|persona|identity) (?:is|will be)\b",
@@ -30,7 +37,8 @@ NOW_YOU_ARE = [
     r"\ba partir de agora,? (?:você é|és)\b",
     r"\bvanaf nu ben je\b",
     r"\bod teraz jesteś\b",
-    r"\bс этого момента ты\b|\bтеперь ты\b|\bты (?:больше|уже) не (?:\w+ )?(?:ассистент|помощник|"
+    r"\bс этого момента ты\b|\bтеперь ты\b|\bотныне ты\b|(?:지금|이제)부터 (?:너는|당신은)|"
+    r"\bты (?:больше|уже) не (?:\w+ )?(?:ассистент|помощник|"
     r"бот|ИИ)",
     r"\bartık sen\b",
     r"من الآن فصاعداً أنت|من الآن أنت",
@@ -92,7 +100,8 @@ SYSTEM_TAG = [
     r"\bBEGIN (?:ADMIN|SYSTEM|DEVELOPER)\b",
     r"【(?:系统|系統|システム)\w*】",
     r"\[सिस्टम\s*संदेश\]",
-    r"\[시스템\]",
+    r"\[시스템(?: 메시지| 공지| 알림| 안내)?\]|시스템 메시지\s*[:：]",
+    r"\bсистемное (?:сообщение|уведомление)\s*[:：]",
     r"\[النظام\]",
     r"\bdeveloper (?:override|mode)\b",
     r"\b(?:new|updated) (?:system )?(?:instructions?|directives?)\s*(?:from|:)",
