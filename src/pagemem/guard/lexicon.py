@@ -126,7 +126,7 @@ MODAL = [
     r"dev(?:e|ono|em)",
     r"moet(?:en)?",
     r"musz?[ąa]|powin(?:ien|ni)",
-    r"должн\w*|обязан\w*",
+    r"должн\w*|долж(?:ен|на|но|ны)|обязан\w*|повинн\w*|повинен|мусить|мусять|powinn\w*|musi",
     r"zorunda\w*",
     r"必须|应该|务必|需要",
     r"必ず|義務|しなければ",
@@ -445,7 +445,9 @@ POLITE = [
     r"\bsería (?:de gran ayuda|genial|estupendo)|\bnos encantaría|\bse não for incômodo|"
     r"\bseria ótimo|\bce serait (?:gentil|génial|super)|\bsarebbe (?:bello|fantastico|gentile)|"
     r"\bes wäre (?:schön|toll|nett)|\bhet zou (?:heel )?fijn zijn|\bvi vore tacksamma|"
-    r"\bbyłoby (?:nam )?(?:bardzo )?miło|\bbyłoby świetnie|\bбыло бы (?:здорово|хорошо|славно)|"
+    r"\bbyłoby (?:nam )?(?:bardzo )?miło|\bbyłoby (?:świetnie|wspaniale|dobrze)|"
+    r"\bбыло бы (?:здорово|хорошо|славно|отлично|замечательно)|"
+    r"\bбуло б (?:чудово|добре|здорово|чудово|дуже добре)|(?:那)?就太好了|"
     r"\bbuda memnun oluruz|もしよろしければ|幸いです|如果可以的话|不胜感激|해주시면 감사|"
     r"\bnếu không phiền|\bmong (?:trợ lý|bạn)",
     r"\bwe'?d be (?:so |very |really )?(?:grateful|thankful)|\bbyli bychom (?:velmi )?vděční|"

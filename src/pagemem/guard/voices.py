@@ -23,6 +23,11 @@ NOW_YOU_ARE = [
     r"эксперт\w*|експерт\w*|doradc\w*|konsultant\w*|asystent\w*|agent\w*|przedstawiciel\w*|"
     r"sprzedaw\w*|ekspert\w*)\b",
     r"(?:너는|당신은) 이제 [^.。\n]{0,30}?(?:상담사|비서|에이전트|직원|대리인|판매원|전문가)",
+    r"\byou(?:'re| are) (?:our|the company's) (?:\w+ ){0,2}?(?:agent|assistant|representative|"
+    r"advis[eo]r|bot|employee|spokesperson)\b",
+    r"\bты\s*[—–-]?\s*наш\w* (?:\w+ )?(?:агент|ассистент|помощник|представитель|сотрудник|бот)",
+    r"\bти\s*[—–-]?\s*наш\w* (?:\w+ )?(?:агент|асистент|помічник|представник|співробітник|бот)",
+    r"\bjesteś nasz\w* (?:\w+ )?(?:agent|asystent|przedstawiciel|pracownik|bot)\w*",
     r"\bab (?:jetzt|sofort) bist du\b",
     r"\bdu bist (?:jetzt|nun|ab sofort|ab jetzt|von nun an)\b",
     r"\b(?:your|ur) new (?:job|task|role|purpose|goal|mission|persona|identity) (?:is|will be)\b",
