@@ -1,10 +1,14 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
 from pagemem.bench import BenchResult, run_bench, table
+from pagemem.bench.scale import scratch_folder
 from pagemem.cli import cli
+from pagemem.errors import InvalidInputError
 
 
 def test_a_small_bench_measures_every_figure() -> None:
@@ -87,3 +91,13 @@ def test_several_writers_are_followed_from_the_feed(tmp_path: object) -> None:
     assert "while 2 processes write" in result.line()
     with pytest.raises(ValueError, match="at least 1"):
         foreign_writes(notes=500, writers=0)
+
+
+def test_a_bench_folder_is_made_when_missing_and_refused_when_a_file(tmp_path: Path) -> None:
+    missing = tmp_path / "not" / "yet"
+    with scratch_folder(str(missing)) as workdir:
+        assert Path(workdir).parent == missing
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    with pytest.raises(InvalidInputError, match="is a file"):
+        scratch_folder(str(afile))

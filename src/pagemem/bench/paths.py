@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import multiprocessing
 import statistics
-import tempfile
 import time
 from dataclasses import dataclass
 from multiprocessing.synchronize import Event
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pagemem.bench.scale import _fill, _SyntheticEmbedder, _Text
+from pagemem.bench.scale import _fill, _SyntheticEmbedder, _Text, scratch_folder
 from pagemem.memory import Memory
 from pagemem.retrieval.embed import OnnxEmbedder
 
@@ -61,7 +60,7 @@ def add_latency(messages: int = 400, folder: str | None = None) -> AddLatency:
     text = _Text(7)
     timings: dict[bool, list[float]] = {False: [], True: []}
     with (
-        tempfile.TemporaryDirectory(dir=folder) as scratch,
+        scratch_folder(folder) as scratch,
         Memory(Path(scratch) / "add.db", embedder=None) as memory,
     ):
         me = memory.scope("bench", "add")
@@ -119,7 +118,7 @@ def batch_consolidation(
     seconds: dict[bool, list[float]] = {True: [], False: []}
     stand_in = _SyntheticEmbedder()
     with (
-        tempfile.TemporaryDirectory(dir=folder) as scratch,
+        scratch_folder(folder) as scratch,
         Memory(Path(scratch) / "batch.db", embedder=stand_in) as memory,
     ):
         me = memory.scope("bench", "batch")
@@ -206,7 +205,7 @@ def foreign_writes(
         raise ValueError("writers must be at least 1")
     text = _Text(17)
     context = multiprocessing.get_context("spawn")
-    with tempfile.TemporaryDirectory(dir=folder) as scratch:
+    with scratch_folder(folder) as scratch:
         path = str(Path(scratch) / "shared.db")
         with Memory(path) as memory:
             scope = memory.scope("bench", "shared").scope
@@ -291,7 +290,7 @@ def rest_latency(notes: int = 500, queries: int = 200, folder: str | None = None
     local: list[float] = []
     remote: list[float] = []
     with (
-        tempfile.TemporaryDirectory(dir=folder) as scratch,
+        scratch_folder(folder) as scratch,
         Memory(Path(scratch) / "rest.db") as memory,
     ):
         me = memory.scope("bench", "rest")

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from pagemem.errors import InvalidInputError
 from pagemem.memory import Memory
 from pagemem.models import Scope
 from pagemem.retrieval.embed import DEFAULT_MODEL, OnnxEmbedder, Role, Vectors
@@ -241,6 +242,17 @@ def _child(args: tuple[str, str, int, int, str, int, int, str | None]) -> dict[s
     return _measure(*args)
 
 
+def scratch_folder(folder: str | None) -> tempfile.TemporaryDirectory[str]:
+    """A temporary folder for a bench's databases, inside `folder` (made if missing: a
+    user naming a place for them expects it to be used, not a traceback)."""
+    if folder is not None:
+        target = Path(folder)
+        if target.exists() and not target.is_dir():
+            raise InvalidInputError(f"{folder} is a file, not a folder for the bench's databases")
+        target.mkdir(parents=True, exist_ok=True)
+    return tempfile.TemporaryDirectory(dir=folder)
+
+
 def run_bench(
     sizes: Sequence[int],
     *,
@@ -258,7 +270,7 @@ def run_bench(
     results = []
     context = multiprocessing.get_context("spawn")
     stores: list[str | None] = [None, postgres] if postgres else [None]
-    with tempfile.TemporaryDirectory(dir=folder) as scratch:
+    with scratch_folder(folder) as workdir:
         for notes in sizes:
             for layout in layouts:
                 for engine in engines:
@@ -269,7 +281,7 @@ def run_bench(
                                 layout,
                                 notes,
                                 queries,
-                                scratch,
+                                workdir,
                                 single_inserts,
                                 batch_inserts,
                                 store,
