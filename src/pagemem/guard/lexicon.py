@@ -447,7 +447,7 @@ POLITE = [
     r"\bes wäre (?:schön|toll|nett)|\bhet zou (?:heel )?fijn zijn|\bvi vore tacksamma|"
     r"\bbyłoby (?:nam )?(?:bardzo )?miło|\bbyłoby (?:świetnie|wspaniale|dobrze)|"
     r"\bбыло бы (?:здорово|хорошо|славно|отлично|замечательно)|"
-    r"\bбуло б (?:чудово|добре|здорово|чудово|дуже добре)|(?:那)?就太好了|"
+    r"\bбуло б (?:чудово|добре|здорово|дуже добре)|(?:那)?就太好了|"
     r"\bbuda memnun oluruz|もしよろしければ|幸いです|如果可以的话|不胜感激|해주시면 감사|"
     r"\bnếu không phiền|\bmong (?:trợ lý|bạn)",
     r"\bwe'?d be (?:so |very |really )?(?:grateful|thankful)|\bbyli bychom (?:velmi )?vděční|"

@@ -266,16 +266,15 @@ _ANY_NEGATION = re.compile(
     r"n't\b|不得|不能|不可|不要|禁止|しない|ない|않|못|말아|لا |لن |नहीं|\sन\s|मत)",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"[.!?。！？\n;]")
+_SENTENCE_MARKS = ".!?。！？\n;"
+_SENTENCE_END = re.compile(f"[{_SENTENCE_MARKS}]")
 
 
 def safeguarded(text: str, match: re.Match[str]) -> bool:
     """Is a waived check said under a negation elsewhere in its sentence ("never pay
     without the user's confirmation", "Nie pozwalaj asystentowi wykonywać przelewów bez
     potwierdzenia", "बिना अनुमति के किसी और को न भेजें")? Then it keeps the check."""
-    start = match.start()
-    while start > 0 and not _SENTENCE_END.match(text[start - 1]):
-        start -= 1
+    start = 1 + max(text.rfind(mark, 0, match.start()) for mark in _SENTENCE_MARKS)
     end = _SENTENCE_END.search(text, match.end())
     after = text[match.end() : end.start() if end else len(text)]
     return bool(_ANY_NEGATION.search(text[start : match.start()]) or _ANY_NEGATION.search(after))

@@ -342,6 +342,7 @@ AT_WORK = [
     r"系统|助手|工具|AI|智能体|机器人|模型)",
     r"(?:이|본|해당) \w+(?:을|를) (?:\w+ )?\w+(?:는|하는) (?:AI|모델|에이전트|프로그램|시스템|"
     r"도구|서비스|비서|앱)",
+    # whoever does it, in Polish and Korean, and a Korean model made the topic of an order
     r"\bktokolwiek\s+(?:\w+\s+)?(?:przetwarza|czyta|streszcza|obsługuje|przegląda|sortuje)\s+"
     r"(?:t(?:en|ę|e|o|ych))\b",
     r"(?:이|본) \w+(?:을|를) (?:처리|읽|요약|정리|분류)\w* (?:누구든|분|사람|모든 이)",

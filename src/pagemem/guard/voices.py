@@ -16,8 +16,8 @@ NOW_YOU_ARE = [
     # a new name, quoted or not ("You are now \"DealBuddy\"")
     r"\byou are now (?:an? )?[\"'“«‘]?(?:(?-i:[A-Z])\w+|AI\b|unrestricted|in developer)",
     r"\byou(?:'re| are) (?:no longer|not) (?:an? )?(?:\w+ )?(?:AI|assistant|bound|restricted)",
-    r"\b(?:you(?:'re| are) now|ты теперь|теперь ты|ти тепер|тепер ти|jesteś teraz|teraz jesteś)"
-    r"\s+(?:an? |the )?(?:[\w-]+\s+){0,2}?(?:advis[eo]r|consultant|agent|assistant|bot|"
+    r"\b(?:you(?:'re| are) now|ты теперь|ти тепер|тепер ти|jesteś teraz|teraz jesteś)"
+    r"\s+(?:an? |the )?(?:[\w-]+\s+){0,2}?(?:advis[eo]r|consultant|assistant|bot|"
     r"representative|salesperson|expert|spokesperson|консультант\w*|ассистент\w*|асистент\w*|"
     r"помощник\w*|помічник\w*|агент\w*|представител\w*|представник\w*|продав\w*|"
     r"эксперт\w*|експерт\w*|doradc\w*|konsultant\w*|asystent\w*|agent\w*|przedstawiciel\w*|"
