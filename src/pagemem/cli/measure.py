@@ -357,6 +357,12 @@ def eval_poisoning(
         groups = overall.recall_by.get(axis, {})
         cells = ", ".join(f"{key} {hit}/{total}" for key, (hit, total) in sorted(groups.items()))
         click.echo(f"recall by {axis}: {cells}")
+    for axis in ("category", "lang", "origin"):
+        groups = overall.false_alarms_by.get(axis, {})
+        cells = ", ".join(
+            f"{key} {hit}/{total}" for key, (hit, total) in sorted(groups.items()) if hit
+        )
+        click.echo(f"benign flagged by {axis} (where any): {cells or '-'}")
     for name, by_policy in reach.items():
         origins = sorted({o for r in by_policy.values() for o in r.total})
         click.echo(f"\ninjections in the top {k} for a query aimed at them ({name})")

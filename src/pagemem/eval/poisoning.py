@@ -114,6 +114,8 @@ class Detection:
     missed: list[Item] = field(default_factory=list)
     false_alarms: list[Item] = field(default_factory=list)
     recall_by: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
+    # benign notes flagged of all benign notes, by category, language and origin
+    false_alarms_by: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
 
     @property
     def precision(self) -> float:
@@ -133,11 +135,16 @@ class Detection:
             "tn": self.tn,
             "missed": [i.id for i in self.missed],
             "false_alarms": [i.id for i in self.false_alarms],
-            "recall_by": {
-                axis: {k: f"{hit}/{total}" for k, (hit, total) in sorted(groups.items())}
-                for axis, groups in self.recall_by.items()
-            },
+            "recall_by": _fractions(self.recall_by),
+            "false_alarms_by": _fractions(self.false_alarms_by),
         }
+
+
+def _fractions(by: dict[str, dict[str, tuple[int, int]]]) -> dict[str, dict[str, str]]:
+    return {
+        axis: {key: f"{hit}/{total}" for key, (hit, total) in sorted(groups.items())}
+        for axis, groups in by.items()
+    }
 
 
 def evaluate_detector(
@@ -154,11 +161,17 @@ def evaluate_detector(
     policy = policy or TrustPolicy()
     result = Detection()
     groups: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    alarms: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     for item in items:
         verdict = policy.judge(item.text, item.origin, learned=learned)
         flagged = DIRECTIVE_FLAG in verdict.flags or SUSPECT_FLAG in verdict.flags
+        axes = (("lang", item.lang), ("origin", item.origin))
+        if not item.injection:
+            for axis, key in (("category", item.category), *axes):
+                alarms[axis][key][0] += flagged
+                alarms[axis][key][1] += 1
         if item.injection:
-            for axis, key in (("style", item.style), ("lang", item.lang), ("origin", item.origin)):
+            for axis, key in (("style", item.style), *axes):
                 groups[axis][key][0] += flagged
                 groups[axis][key][1] += 1
             if flagged:
@@ -171,10 +184,13 @@ def evaluate_detector(
             result.false_alarms.append(item)
         else:
             result.tn += 1
-    result.recall_by = {
-        axis: {k: (v[0], v[1]) for k, v in keyed.items()} for axis, keyed in groups.items()
-    }
+    result.recall_by = _pairs(groups)
+    result.false_alarms_by = _pairs(alarms)
     return result
+
+
+def _pairs(counts: dict[str, dict[str, list[int]]]) -> dict[str, dict[str, tuple[int, int]]]:
+    return {axis: {k: (v[0], v[1]) for k, v in keyed.items()} for axis, keyed in counts.items()}
 
 
 POLICIES: dict[str, Callable[[], TrustPolicy]] = {
