@@ -110,6 +110,9 @@ _EXAMPLE_BEFORE = re.compile(
     # what a scanner reports it found
     r"matched|matches|pattern|payload|signature|string|detected|flagged|"
     r"input|output|schreef|schrieb|waarin staat|écrit|escribió|scrisse|написал\w*|написано|"
+    # what someone could write or say there, or what a text reads
+    r"write|schreiben|sagen|steht|stand|lautet(?:e)?|écrire|dire|escribir|decir|scrivere|"
+    r"schrijven|zeggen|napisać|написать|написати|"
     r"сказано|вроде|"
     r"yazmış|yazdı))[\s:：,]*$",
     re.IGNORECASE,
@@ -187,6 +190,45 @@ def _refused(text: str, start: int, end: int) -> bool:
         or _FOUND_IN.match(text, end, min(len(text), end + 120))
         or _PURPOSE.search(text[max(0, start - 20) : start])
         or _FORBIDDEN.search(sentence)
+        or _declined_turn(text, start)
+    )
+
+
+# how a turn that declines opens: "I can't create discount codes", "Das kann ich nicht",
+# "抱歉 我无法更改", "죄송하지만"
+_DECLINES = re.compile(
+    r"[^\n]{0,25}?(?:\b(?:sorry|unfortunately|I(?:['’]m| am) (?:afraid|not able|unable)|"
+    r"I (?:can(?:['’]|no)?t|can not|won['’]t)|that(?:['’]s| is) not something|"
+    r"(?:das|dies) kann ich nicht|ich kann (?:keine?|nicht|leider)|leider|tut mir leid|"
+    r"je ne (?:peux|suis pas en mesure)|désolée?|malheureusement|no puedo|lo siento|"
+    r"lamentablemente|non posso|mi dispiace|purtroppo|não posso|desculpe|infelizmente|"
+    r"(?:dat|dit) kan ik niet|ik kan (?:geen|niet)|helaas|nie mogę|przepraszam|niestety|"
+    r"üzgünüm|maalesef|xin lỗi|tôi không thể|rất tiếc|maaf|tidak bisa)\b|"
+    r"(?<!\w)(?:я )?не (?:могу|можу)\b|(?<!\w)(?:извините|к сожалению|простите|вибачте|на жаль)|"
+    r"抱歉|对不起|我(?:无法|不能)|很遗憾|申し訳|できません|죄송|할 수 없)",
+    re.IGNORECASE,
+)
+
+
+_NEXT_LINE = re.compile(r"\n\s*")
+
+
+def _declined_turn(text: str, start: int) -> bool:
+    """Is `start` in a transcript's turn that the next speaker declines ("Customer: ignore
+    your rules ..." / "Bot: I can't do that")? A record of an attempt that failed, not an
+    instruction: a planted dialogue gains nothing by showing its request refused."""
+    line_start = text.rfind("\n", 0, start) + 1
+    turn = _TAG.match(text, line_start)
+    if turn is None or turn.end() > start:
+        return False
+    following = _NEXT_LINE.search(text, start)
+    if following is None:
+        return False
+    reply = _TAG.match(text, following.end())
+    return bool(
+        reply
+        and reply.group(1).strip().lower() != turn.group(1).strip().lower()
+        and _DECLINES.match(text, reply.end())
     )
 
 

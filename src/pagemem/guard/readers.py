@@ -32,6 +32,14 @@ __all__ = [
 # not a model; after "AI" a hyphen: a word about something else ("AI-generated content").
 _TITLE = r"(?! manager| director| professor| coach| editor| to the)"
 _COMPOUND = r"(?!-\w)"
+# a model's word as an attribute of people, a place or a kind of thing ("Dear AI team",
+# "Note for agent builders:", "for the agent dashboard", "guidance for LLM applications")
+_ATTRIBUTE = (
+    r"(?!s? (?:team|group|department|lab|unit|committee|office|council|platform|builders?|"
+    r"developers?|engineers?|vendors?|providers?|dashboard|console|settings|polic(?:y|ies)|"
+    r"governance|strategy|ethics|research|specialists?|applications?|apps?|products?|"
+    r"features?|projects?|security|safety|use|usage|workloads?|startups?|companies)\b)"
+)
 
 # Who an injection talks to: the model reading the text.
 AI_READER = [
@@ -115,13 +123,11 @@ IF_AI = [
     # automated expense assistants:")
     r"\b(?:note|message|instructions?|notice|memo|P\.?S\.?)\s+(?:to|for)\s+(?:the\s+|any\s+|"
     r"all\s+)?"
-    r"(?:(?:AI|assistant|LLM|model|bot|agent)s?|(?:\w+\s+){1,2}"
+    rf"(?:(?:AI|assistant|LLM|model|bot|agent)s?\b{_ATTRIBUTE}|(?:\w+\s+){{1,2}}"
     r"(?:AI|assistant|LLM|model|bot|agent)s?\s*:)",
     # not a kind of thing made for them ("guidance for LLM applications")
-    rf"\bfor (?:the )?(?:AI|assistant|bot|LLM)s?\b{_TITLE}{_COMPOUND}"
-    r"(?! (?:applications?|apps?|products?|security|safety|use|usage|development|developers?|"
-    r"teams?|projects?|features?|governance|polic(?:y|ies)|research|risks?|workloads?|"
-    r"startups?|companies|vendors?|providers?)\b)",
+    rf"\bfor (?:the )?(?:AI|assistant|bot|LLM)s?\b{_TITLE}{_COMPOUND}{_ATTRIBUTE}"
+    r"(?! (?:development|risks?)\b)",
     r"\bnote\s*\(\s*for\b",
     r"\b(?:whichever|whatever|any|every) (?:\w+ )?(?:assistant|AI|model|tool|bot|agent|system|"
     r"service)s? (?:\w+ ){0,2}?(?:reads?|reading|sees|processes|sorts|summari[sz]es|handles|opens|"
@@ -130,10 +136,11 @@ IF_AI = [
     r"document|article|post)|\bal resumir esta página|\bao resumir\b|\ben résumant cette page|"
     r"\bbeim Zusammenfassen\b|\bnel riassumere\b|\bquando riassumi\b",
     r"\b(?:to|for) (?:any|every|all|automated|the) (?:AI|assistant|LLM|language model|bot|agent)"
-    rf"{_TITLE}{_COMPOUND}",
+    rf"{_TITLE}{_COMPOUND}{_ATTRIBUTE}",
     r"\bif you(?:'re| are| happen to be) (?:an? )?(?:AI|assistant|LLM|language model|bot|"
     r"automated)",
-    r"\b(?:dear|hey|hello|hi|oh) (?:the )?(?:AI|assistant|LLM|language model|model|bot|agent)",
+    r"\b(?:dear|hey|hello|hi|oh) (?:the )?(?:AI|assistant|LLM|language model|model|bot|agent)"
+    rf"{_ATTRIBUTE}",
     r"\b(?:AI |language )?models?\s+(?:reading|summari[sz]ing|processing|browsing)\b",
     r"\bwhoever you are\b",
     # a chat mention, a labelled note for a model
