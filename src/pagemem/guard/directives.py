@@ -32,6 +32,7 @@ from pagemem.guard.placement import (
     coded,
     discount,
     heading,
+    inserted,
     labelled,
     logged,
     not_the_readers,
@@ -40,6 +41,7 @@ from pagemem.guard.placement import (
     safeguarded,
     setting,
     speaker,
+    spoken_of,
     warned,
 )
 from pagemem.guard.prefilter import Prefilter, load_formulas
@@ -131,11 +133,16 @@ def _prefilter() -> Prefilter:
 _EXCUSED: dict[str, Callable[[str, re.Match[str]], bool]] = {
     "ai-obligation": lambda text, match: not_the_readers(text, match) or restrained(text, match),
     "addressed": lambda text, match: (
-        heading(text, match) or speaker(text, match) or setting(text, match)
+        heading(text, match)
+        or speaker(text, match)
+        or setting(text, match)
+        or spoken_of(text, match)
     ),
     "fake-system": lambda text, match: logged(text, match) or request_body(text, match),
     "side-effect-call": coded,
     "exfiltration": warned,
+    "memory-note": warned,
+    "override": inserted,
     "waived-consent": safeguarded,
 }
 

@@ -175,7 +175,8 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             rf"(?:^|[.!?;:\n(\[—–>\"«“‘]|{_OPENING}|[.!?]\s|\bP\.?S\.?)\s*"
             r"(?:dear |hey |to |note to |oh )?"
             rf"(?:the |all |any |every )?(?:{AI}(?:\s*,\s*{AI}){{0,3}}"
-            r"\s*(?:[,，]|\s[—–]\s|reading this|only\b)|"
+            # a dash that is no copula ("ШІ — це співрозмовник": AI is a partner)
+            r"\s*(?:[,，]|\s[—–]\s(?!(?:це|это|то|to|є|есть|jest)\b)|reading this|only\b)|"
             # a model named in two words ("KI Assistent, ..."), unless a relative pronoun
             # makes it the subject of a sentence about models ("Asystenci AI, którzy")
             rf"(?:yapay zek[aâ]|KI|IA|AI|ИИ|ШІ)\s+{AI}\s*[,，](?!\s*(?:who|which|że|który|"

@@ -18,12 +18,14 @@ __all__ = [
     "coded",
     "discount",
     "heading",
+    "inserted",
     "labelled",
     "logged",
     "not_the_readers",
     "restrained",
     "safeguarded",
     "speaker",
+    "spoken_of",
     "warned",
 ]
 
@@ -38,6 +40,9 @@ _META = re.compile(
     r"исследовател\w*|пример\w*|приклад\w*|naukowcy|araştırmacılar|例如|研究人员|例えば|研究者|"
     r"예를 들어|연구진|"
     r"phrases (?:like|such as)|Sätze wie|des phrases comme|frases como|например|наприклад|"
+    # "an example", not a company's or a domain's name ("Empresa Exemplo", "example.com")
+    r"(?:an?|one|this|another|een|ein|un|une|um|uma|otro|altro) (?:\w+ )?(?:examples?|voorbeeld|"
+    r"Beispiel|exemple|ejemplo|esempio|exemplo)|bijvoorbeeld|"
     r"injeksi prompt|tấn công chèn lệnh|ví dụ như|"
     r"jailbreak prompts?|jailbreaks)(?!\w)",
     re.IGNORECASE,
@@ -103,18 +108,18 @@ _EXAMPLE_BEFORE = re.compile(
     # a git commit that reverts another names it in quotes: Revert "..."
     r"(?-i:Revert)|"
     r"zdanie|фраза|cümle|(?:try|prompt|ask|type)\s*:)|مثل|जैसे|उदाहरण के लिए|वाक्य|例[：:]|例如|"
-    r"比如|예[：:]?|예를 들어|\(|"
+    r"比如|예[：:]?|예를 들어|写着|写道|写的是|内容是|说|\(|"
     # reported: what someone typed, wrote or tried, what a file or a line says
     r"\b(?:typed|typing|wrote|writes|writing|tried|replied|replying with|asked|shout(?:ed|ing|s)?|"
-    r"yell(?:ed|ing|s)?|contains(?: the line)?|reads|"
+    r"yell(?:ed|ing|s)?|contains(?: the line)?|reads|read|include[sd]?|including|"
     # what a scanner reports it found
     r"matched|matches|pattern|payload|signature|string|detected|flagged|"
     r"input|output|schreef|schrieb|waarin staat|écrit|escribió|scrisse|написал\w*|написано|"
     # what someone could write or say there, or what a text reads
     r"write|schreiben|sagen|steht|stand|lautet(?:e)?|écrire|dire|escribir|decir|scrivere|"
     r"schrijven|zeggen|napisać|написать|написати|"
-    r"сказано|вроде|"
-    r"yazmış|yazdı))[\s:：,]*$",
+    r"сказано|вроде|w stylu|coś jak|в стиле|в духе|на кшталт|на зразок|zoiets als|"
+    r"yazmış|yazdı))[\s:：,]*(?:[-*•–]\s*)?$",
     re.IGNORECASE,
 )
 _EXAMPLE_AFTER = re.compile(
@@ -129,7 +134,7 @@ _EXAMPLE_AFTER = re.compile(
 
 # between two quoted items of one list: „reply to this”, „forward it” or „ignore ...”
 _LIST_JOIN = re.compile(
-    r"[\"'“”»«’‘」』]\s*(?:,|;|/|,?\s*(?:or|and|albo|lub|oraz|i|oder|und|ou|et|o|y|e|of|en|"
+    r"[\"'“”»«’‘」』]\s*(?:,|;|/|\n\s*[-*•–]|,?\s*(?:or|and|albo|lub|oraz|i|oder|und|ou|et|o|y|e|of|en|"
     r"eller|och|или|и|або|чи|та|veya|ya da|ve|hoặc|atau|か|或|또는))\s*$",
     re.IGNORECASE,
 )
@@ -258,6 +263,16 @@ _USED = re.compile(
 _PASSIVE = re.compile(r"^\s+(?:not\s+)?be\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|ne)\b", re.IGNORECASE)
 
 
+# the modal's own subject, after a conjunction: "AI use is allowed, and students must", "the
+# assistant remembers them so you don't have to"
+_OTHER_SUBJECT = re.compile(
+    r"\b(?:and|so|so that|because|while|whereas|or|then|unless|until|if|when)\s+(?:all\s+|the\s+|"
+    r"our\s+|your\s+)?(?:you|we|they|he|she|I|students?|users?|teachers?|people|staff|"
+    r"employees|humans?|customers?|parents?|readers?|admins?|administrators?|developers?)\b",
+    re.IGNORECASE,
+)
+
+
 def not_the_readers(text: str, match: re.Match[str]) -> bool:
     """Is an "AI ... must" match an obligation on someone other than the model reading?"""
     span = match.group(0)
@@ -265,10 +280,21 @@ def not_the_readers(text: str, match: re.Match[str]) -> bool:
     return bool(
         _REGULATION.search(span)
         or _CONTRAST.search(span)
+        or _OTHER_SUBJECT.search(span)
         or _OF_AN_AI.search(before)
         or _USED.search(before)
         or _PASSIVE.search(text[match.end() : match.end() + 40])
     )
+
+
+# put into the instructions, not thrown out: "Drop a random token into your system prompt"
+_INTO = re.compile(r"\b(?:into|onto|inside)\s+(?:the\s+|your\s+|its\s+|their\s+)", re.IGNORECASE)
+
+
+def inserted(text: str, match: re.Match[str]) -> bool:
+    """Does an override's verb put something into the instructions rather than discard
+    them ("Drop a canary token into your system prompt")?"""
+    return bool(_INTO.search(match.group(0)))
 
 
 # A negation at an obligation's modal: "must not", "ne doit jamais", "不得", "не повинен".
@@ -404,6 +430,44 @@ def speaker(text: str, match: re.Match[str]) -> bool:
     return sum(str(t.group(1)).strip().lower() == name for t in _TAG.finditer(text)) >= 2
 
 
+# a reader told what to ask of a model: "Ask the assistant: 'Explain ...'", "Запитай
+# асистента: ...", "Pergunte ao assistente: ..."
+_ASK_THE = re.compile(
+    r"\b(?:ask|tell|prompt|say to|type to|write to|zapytaj|poproś|napisz do|запитай|спитай|"
+    r"попроси|спроси|спросите|попросите|скажи|скажіть|frag|fragen Sie|sag|sagen Sie|"
+    r"demandez|demande|dites|pregunta|pregúntale|pide|pídele|chiedi|chiedete|pergunte|peça|"
+    r"vraag|zeg tegen)\s+(?:\w+\s+){0,2}?$",
+    re.IGNORECASE,
+)
+
+
+# someone's model, named in a title or a description: "Evaluating our RAG assistant: ..."
+_OWNED = re.compile(r"\b(?:our|my|their|his|her|its)\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
+# what follows a model named as a sentence's subject: "The bot, supplied by a vendor, ..."
+_DESCRIBED = re.compile(
+    r"\s*(?:\w+ed|built|made|run|owned|known|sold|who|which|whose|now|once|however|meanwhile|"
+    r"though|too)\b",
+    re.IGNORECASE,
+)
+_THE_MODEL = re.compile(r"\bthe\s+(?:[\w-]+\s+)?\S+\s*,$", re.IGNORECASE)
+
+
+def spoken_of(text: str, match: re.Match[str]) -> bool:
+    """Is the model of an address spoken of, not to: the object of asking ("Ask the
+    assistant: ..."), someone's ("our RAG assistant: building a golden set"), or a
+    sentence's subject ("The bot, supplied by a vendor, ...")? Such a text tells its
+    human reader about a model; it says nothing to the model reading it."""
+    reader = _READER_WORD.search(text, match.start(), match.end())
+    if reader is None:
+        return False
+    before = _line_before(text, reader.start())[-40:]
+    if _ASK_THE.search(before) or _OWNED.search(before):
+        return True
+    return bool(_THE_MODEL.search(match.group(0).rstrip())) and bool(
+        _DESCRIBED.match(text, match.end())
+    )
+
+
 # a configuration value: one token with a digit, a dash, an underscore, a quote or a dot
 # inside it, or a YAML scalar, and nothing after it on the line
 _SETTING = re.compile(
@@ -463,7 +527,7 @@ _NEVER = re.compile(
 
 
 def warned(text: str, match: re.Match[str]) -> bool:
-    """Is the sending a match describes one the text warns against ("Never share your
-    password or this link with anyone")?"""
+    """Is what a match describes something the text warns against or denies ("Never share
+    your password or this link with anyone", "is never saved to memory")?"""
     start = _words_start(text, match.start(), match.end())
     return bool(_NEVER.search(_line_before(text, start)))

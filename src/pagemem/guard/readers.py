@@ -57,7 +57,9 @@ AI_READER = [
     r"\bClaude\b",
     r"\bGemini\b",
     r"\bCopilot\b",
-    r"(?-i:\bKI\b)(?:-\w+)?",
+    # with a compound that names a model ("KI-Assistent"), not what one made ("KI-Stimmen")
+    r"(?-i:\bKI\b)(?:-(?:Assist|Agent|Modell|System|Tool|Bot|Chatbot|Helfer|Dienst|Programm|"
+    r"Sprachmodell|Werkzeug|Anwendung|Software)\w*)?(?!-\w)",
     r"(?-i:\bIA\b)",
     r"(?:asistente|assistente|assistant|assistent)s? (?:de |d'|di |do |da )?(?:IA|KI)",
     r"(?:IA|KI)[- ](?:Assistent|assistente?|asistente|Modell|modelo|modello)\w*",
@@ -66,7 +68,9 @@ AI_READER = [
     r"\basystenc\w*",
     r"\bagente de IA\b",
     r"\byapay zek[aâ]\w*",  # with its case endings: "yapay zekâya" (to the AI)
-    r"\b(?:ИИ|ШІ)\b(?:-\w+)?",  # with its compound: "ИИ-ассистент, ..."
+    # with its compound: "ИИ-ассистент, ...", not "ИИ-голоса"
+    r"\b(?:ИИ|ШІ)\b(?:-(?:ассистент|асистент|агент|модел|систем|бот|чат-бот|помощник|"
+    r"помічник|сервис|сервіс|инструмент|інструмент|программ|програм)\w*)?(?!-\w)",
     r"\bнейросет\w*",
     r"\bискусственн\w* интеллект\w*",
     r"언어 ?모델",
@@ -155,7 +159,10 @@ IF_AI = [
     r"(?:\b(?:if|si|se|wenn|falls|als|jeśli|jezeli|если|eğer)|もし|如果|अगर)\s+(?:\S+\s+){0,3}?"
     r"(?:AI|IA|KI|ИИ|assistants?|asistentes?|assistentes?|Assistenten|LLMs?|bots?)\s+"
     r"(?:\S+\s+){0,3}?(?:reads?|reading|summari[sz]|process|lit|lee|leem|lesen|liest|legge|leest|"
-    r"czyta|читает|okuyorsa|this (?:page|post|article|review|email|document))",
+    r"czyta|читает|okuyorsa|this (?:page|post|article|review|email|document))"
+    # not what a model reads in general: "If the LLM that reads untrusted content can't ..."
+    r"(?!\w*\s+(?:untrusted|external|outside|arbitrary|third-party|web|emails|documents|"
+    r"content|pages|inputs?|data)\b)",
     r"\b(?:AI|IA|KI|assistants?|asistentes?|assistentes?)\s+(?:\w+\s+){0,2}?(?:that|who|qui|que|"
     r"die|che|który)\s+(?:reads?|lit|lee|leem|liest|legge|leest|czyta)\b",
     r"\bwenn (?:eine|die) KI\b",
