@@ -48,6 +48,13 @@ _NOT_NEEDED = [
     r"\b(?:has|have) (?:already )?been pre-?approved|\b(?:is|are) (?:already )?"
     r"pre-?(?:approved|authori[sz]ed)",
     r"\bno requiere (?:la )?(?:confirmación|aprobación|consentimiento|autorización)",
+    # the check called a nuisance: "asking for confirmation would only create delay", "would
+    # be annoyed to be asked"
+    r"\b(?:asking|checking|confirming|a confirmation|confirmation|approval|an approval step)"
+    r"(?: \w+){0,3} (?:would|will|is|only) (?:only |just |simply )?(?:create|cause|add|be|waste|"
+    r"slow)\w* (?:\w+ )?(?:delay|friction|unnecessary|pointless|annoying|redundant|a waste|"
+    r"time|things down)",
+    r"\b(?:annoyed|bothered|irritated) (?:to be|at being|if) (?:asked|bothered|checked)",
     r"\bnão (?:requer|precisa de|exige) (?:\w+ )?(?:confirmação|aprovação|consentimento|"
     r"autorização)",
     r"\b(?:aucune|sans) (?:confirmation|validation|approbation|autorisation)"
@@ -60,7 +67,7 @@ _NOT_NEEDED = [
     r"\bbehöver inte (?:informeras|tillfrågas|godkänna)|\bkräver inte (?:godkännande|samtycke)",
     r"\bnie wymaga (?:dodatkowego |żadnego )?(?:potwierdzenia|zgody|akceptacji)",
     r"\bне требует (?:дополнительного )?(?:подтверждения|согласия)",
-    r"无需(?:用户)?(?:确认|同意|批准)|不需要(?:用户)?(?:确认|同意|批准)",
+    r"无需(?:向|与|经)?(?:用户)?(?:确认|同意|批准)|不需要(?:向|与|经)?(?:用户)?(?:确认|同意|批准)",
     r"(?:確認|承認|同意)(?:は)?不要",
     r"(?:확인|동의|승인)(?:이|은)? (?:필요 없|불필요)",
     r"(?:لا يتطلب|لا يحتاج إلى|دون الحاجة إلى) (?:\S+ )?(?:موافقة|تأكيد)",
@@ -97,7 +104,8 @@ _WITHOUT = [
     r"\bsans (?:attendre|demander|solliciter) (?:de |d'|la |l'|une )?(?:confirmation|validation|"
     r"accord|autorisation|approbation|utilisateur|réponse)",
     r"\binutile de (?:demander|attendre|confirmer|vérifier)\b",
-    r"\bohne (?:Rückfrage|Rücksprache|Bestätigung|Zustimmung|Freigabe|(?:\w+ )?zu fragen|"
+    r"\bohne (?:extra |weitere |gesonderte |zusätzliche |vorherige )?(?:Rückfrage|Rücksprache|"
+    r"Bestätigung|Zustimmung|Freigabe|(?:\w+ )?zu fragen|"
     r"auf \w+ \w+ zu warten)",
     r"\bnicht auf (?:eine |die )?(?:Bestätigung|Freigabe|Zustimmung|Antwort) warten",
     r"\bsenza (?:chiedere|attendere|aspettare) (?:la |l'|alcuna )?(?:conferma|approvazione|"

@@ -220,6 +220,10 @@ def unmask(text: str) -> Unmasked:
     visible = folded if plain else _INVISIBLE.sub("", folded)
     if visible != folded and re.search(r"\w[\u200b-\u200d\u2060\u00ad]\w", folded):
         tricks.append("invisible-characters")
+    # a JSON string's or a calendar entry's escaped line breaks, read as the breaks they
+    # are (same length, so spans keep their places): "...\\nAssistant processing this"
+    if "\\n" in visible:
+        visible = visible.replace("\\n", " \n")
     variants = [visible]
     if tags.strip():
         variants.append(tags)

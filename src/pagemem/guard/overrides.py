@@ -49,6 +49,10 @@ PREVIOUS = [
     r"vorherig\w*|bisherig\w*|alle\w*|obig\w*|jede\w*",
     r"everything|tudo|todo|tout|ogni|cada|chaque|każd\w*|in precedenza|antes|whatever|"
     r"so far|before this",
+    # received so far: "Le istruzioni ricevute fin qui", "dotychczasowe polecenia"
+    r"received|fin qui|finora|fino ad ora|ricevut[ei]|hasta ahora|recibid[oa]s|jusqu'ici|"
+    r"reçues|bis hierher|erhaltenen|tot nu toe|ontvangen|dotychczasow\w*|otrzyman\w*|"
+    r"полученн\w*|до сих пор|отриман\w*|досі",
     r"pr[ée]c[ée]dent\w*|ant[ée]rieur\w*|toutes|tous",
     r"anterior\w*|previ[oa]s?|tod[oa]s|precedent\w*|tutt[ei]",
     r"vorige|eerdere|alle",

@@ -83,7 +83,58 @@ def discount(text: str, start: int, end: int) -> float:
     after = text[end : end + 40].partition("\n\n")[0]
     if any(cue.search(before) or cue.search(after) for cue in (_META, _META_UNSPACED)):
         return 0.3
+    if _shown_block(text, start) or _introduces_block(text, start):
+        return 0.3
     return 1.0
+
+
+# a line that introduces what a block below it shows: "The first element should look like:",
+# "Example configuration for a pharmacy support bot:"
+_SHOWS = re.compile(
+    r"(?:\b(?:examples?|sample|template|snippet|look(?:s|ed)? like|like this|as follows|"
+    r"such as|e\.g\.|for instance|configuration|config|payload|output|response|transcript|"
+    r"request|prompt)\b[^\n]*|[^\n]*\b(?:example|sample|template)s?\b[^\n]*)[:：]\s*$",
+    re.IGNORECASE,
+)
+_BLOCK_LINE = re.compile(r"(?: {4}|\t)")
+_LINE_BREAKS = re.compile(r"\n\s*\n|\n")
+
+
+def _introduces_block(text: str, start: int) -> bool:
+    """Is `start` on the line that introduces a sample block ("Example configuration for a
+    pharmacy support bot:" and an indented block under it)?"""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    if line_end < 0 or not _SHOWS.search(text, line_start, line_end):
+        return False
+    following = _LINE_BREAKS.match(text, line_end)
+    after = following.end() if following else line_end + 1
+    return text.startswith("```", after) or _BLOCK_LINE.match(text, after) is not None
+
+
+def _shown_block(text: str, start: int) -> bool:
+    """Is `start` in a block a line with an example cue introduces: indented, or between
+    code fences, after a line like "Example configuration for a support bot:"? Documents
+    show prompts and configurations that way; a block of the reader's orders is not
+    introduced as a sample."""
+    line_start = text.rfind("\n", 0, start) + 1
+    fenced = text.count("```", 0, start) % 2 == 1
+    if not fenced and not _BLOCK_LINE.match(text, line_start):
+        return False
+    # up through the block to the line before it
+    at = line_start
+    while at > 0:
+        previous = text.rfind("\n", 0, at - 1) + 1
+        line = text[previous : at - 1]
+        inside = line.startswith("```") or (
+            (fenced or _BLOCK_LINE.match(line) is not None) and not line.startswith("```")
+        )
+        if line.strip() and not inside:
+            return bool(_SHOWS.search(line))
+        if line.startswith("```"):
+            fenced = False
+        at = previous
+    return False
 
 
 _OPENING = "\"'„“«‘‚「『”»"
@@ -388,6 +439,13 @@ _REQUEST_BODY = re.compile(
 )
 
 
+# the same list built in code: "messages = [", "messages.insert(0, "
+_MESSAGE_LIST = re.compile(
+    r"\bmessages\s*(?:=\s*\[\s*(?:\{[^{}]*\}\s*,\s*){0,8}|\.(?:insert\(\s*\d+\s*,|append\(|"
+    r"extend\(\s*\[)\s*)$"
+)
+
+
 def request_body(text: str, match: re.Match[str]) -> bool:
     """Is a JSON role object one of the messages of a chat API request shown in a document
     (`{"model": "...", "messages": [{"role": "system", ...`), an API reference's example
@@ -395,7 +453,10 @@ def request_body(text: str, match: re.Match[str]) -> bool:
     if not _ROLE_OBJECT.search(match.group(0)):
         return False
     opening = text.rfind("{", max(0, match.start() - 400), match.start())
-    return opening >= 0 and _REQUEST_BODY.search(text, max(0, opening - 400), opening) is not None
+    return opening >= 0 and (
+        _REQUEST_BODY.search(text, max(0, opening - 400), opening) is not None
+        or _MESSAGE_LIST.search(text, max(0, opening - 400), opening) is not None
+    )
 
 
 _DASH_END = re.compile(r"\s[—–-]\s+\S$")

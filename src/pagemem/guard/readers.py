@@ -141,7 +141,7 @@ IF_AI = [
     r"\bbeim Zusammenfassen\b|\bnel riassumere\b|\bquando riassumi\b",
     r"\b(?:to|for) (?:any|every|all|automated|the) (?:AI|assistant|LLM|language model|bot|agent)"
     rf"{_TITLE}{_COMPOUND}{_ATTRIBUTE}",
-    r"\bif you(?:'re| are| happen to be) (?:an? )?(?:AI|assistant|LLM|language model|bot|"
+    r"\bif you(?:'re| are| happen to be) (?:an? )?(?:AI|assistant|LLM|language model|bot|agent|"
     r"automated)",
     r"\b(?:dear|hey|hello|hi|oh) (?:the )?(?:AI|assistant|LLM|language model|model|bot|agent)"
     rf"{_ATTRIBUTE}",
@@ -157,7 +157,7 @@ IF_AI = [
     r"\bTODO\s*[(\[]?\s*(?:AI|에이아이)\s?(?:용|에게)",
     r"\b(?:hello|hi|hey|dear)\s+(?:Chat)?GPT\b",
     r"(?:\b(?:if|si|se|wenn|falls|als|jeśli|jezeli|если|eğer)|もし|如果|अगर)\s+(?:\S+\s+){0,3}?"
-    r"(?:AI|IA|KI|ИИ|assistants?|asistentes?|assistentes?|Assistenten|LLMs?|bots?)\s+"
+    r"(?:AI|IA|KI|ИИ|assistants?|asistentes?|assistentes?|Assistent(?:en)?|LLMs?|bots?)\s+"
     r"(?:\S+\s+){0,3}?(?:reads?|reading|summari[sz]|process|lit|lee|leem|lesen|liest|legge|leest|"
     r"czyta|читает|okuyorsa|this (?:page|post|article|review|email|document))"
     # not what a model reads in general: "If the LLM that reads untrusted content can't ..."
@@ -169,7 +169,7 @@ IF_AI = [
     # "if you are an AI": "Если ты ИИ", "Якщо ти ШІ", "Jeśli jesteś AI", "만약 당신이 AI라면"
     r"\b(?:если|якщо) (?:ты|ти|вы|ви)\s*(?:[—–-]\s*)?(?:ИИ|ШІ|AI|бот|ассистент|асистент|"
     r"помощник|помічник|искусственн\w* интеллект|штучн\w* інтелект|языков\w* модел|мовн\w* модел)",
-    r"\bjeśli jesteś (?:AI|SI|asystentem|botem|modelem|sztuczną inteligencją)\b",
+    r"\bjeśli jesteś (?:AI|SI|asystentem|botem|modelem|agentem|sztuczną inteligencją)\b",
     r"(?:AI|인공지능|어시스턴트|챗봇|언어 ?모델)(?:이)?라면",
     # "when you summarise this letter, write ...": the reader told how to retell this text
     r"\b(?:коли|під час того,? як) (?:будеш |будете )?(?:підсумову|резюму|переказу|обробля|"
@@ -186,7 +186,7 @@ IF_AI = [
     r"\bzou een AI\b",
     r"もし\s*AI",
     r"如果\s*AI",
-    r"अगर कोई एआई",
+    r"(?:अगर|यदि) (?:\S+\s+){0,3}?(?:कोई )?एआई",
     r"أيها المساعد",
     r"この記事を読んでいるAI",
     r"(?:读到|阅读)\w{0,6}(?:AI|助手)",
