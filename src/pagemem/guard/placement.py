@@ -85,7 +85,56 @@ def discount(text: str, start: int, end: int) -> float:
         return 0.3
     if _shown_block(text, start) or _introduces_block(text, start):
         return 0.3
+    if _quoted(text, start, end) and _about_attacks(text, start):
+        return 0.3
+    if _LIKE.search(text, max(0, start - 60), start):
+        return 0.3
     return 1.0
+
+
+# an instance introduced unquoted: "a URL like https://...", "an image tag like:\n\n![x](..."
+_LIKE = re.compile(
+    r"\b(?:like|such as|e\.g\.|for example|for instance|of the form|in the form)"
+    r"[\s:：,]*(?:!?\[[^\]\n]*\]\()?$",
+    re.IGNORECASE,
+)
+
+
+def _quoted(text: str, start: int, end: int) -> bool:
+    """Does text[start:end] sit between quotation marks on its line?"""
+    line_start = text.rfind("\n", 0, start) + 1
+    window = text[max(line_start, start - 200) : start]
+    opened = max((window.rfind(q) for q in _OPENING), default=-1)
+    if opened < 0:
+        return False
+    closers = _CLOSING.get(window[opened], window[opened])
+    line_end = text.find("\n", end)
+    stop = min(end + 200, line_end if line_end >= 0 else len(text))
+    return any(text.find(c, end, stop) >= 0 for c in closers)
+
+
+def _about_attacks(text: str, start: int) -> bool:
+    """Is the paragraph of `start` about attacks on models (a cue such as "prompt
+    injection", "researchers" or "for example" anywhere in it)?"""
+    begin = text.rfind("\n\n", 0, start) + 1
+    stop = text.find("\n\n", start)
+    paragraph = text[begin : stop if stop >= 0 else len(text)]
+    return any(cue.search(paragraph) for cue in (_META, _META_UNSPACED)) or bool(
+        _ATTACK_TOPIC.search(text)
+    )
+
+
+# what an article or a guide about attacks on models calls them, anywhere in the text
+_ATTACK_TOPIC = re.compile(
+    r"\b(?:prompt[- ]injection|injection attacks?|jailbreak(?:s|ing)?|attackers?|red[- ]team\w*|"
+    r"malicious (?:prompts?|instructions?|text|payloads?)|Prompt-Injection|injections? de prompt|"
+    r"inyecci[óo]n de (?:prompt|instrucciones)|iniezione di prompt|injeção de prompt|"
+    r"промпт-инъекци\w*|промпт-ін'?єкці\w*|wstrzykiwani\w* (?:promptów|poleceń)|"
+    r"Angreifer\w*|attaquants?|atacantes?|aggressori|злоумышленник\w*|зловмисник\w*|"
+    r"napastni\w*|aanvaller\w*|saldırgan\w*)\b|提示词注入|提示注入|攻击者|"
+    r"プロンプトインジェクション|攻撃者|프롬프트 인젝션|공격자",
+    re.IGNORECASE,
+)
 
 
 # a line that introduces what a block below it shows: "The first element should look like:",
