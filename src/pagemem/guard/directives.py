@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from pagemem.guard.deobfuscate import unmask
+from pagemem.guard.discussed import discount
 from pagemem.guard.families import AI, FAMILIES, GATES
 from pagemem.guard.lexicon import (
     MODAL,
@@ -30,7 +31,6 @@ from pagemem.guard.lexicon import (
 )
 from pagemem.guard.placement import (
     coded,
-    discount,
     heading,
     inserted,
     labelled,
