@@ -394,6 +394,34 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             _I,
         ),
     ),
+    # what a good reader of this text would do, said to the one reading it: "no responsible
+    # assistant would want that", "it's simply what a caring helper would do", "you would be
+    # doing the recruiter a genuine favour"
+    "advocacy": (
+        0.35,
+        re.compile(
+            r"\b(?:no|any|a|an|every|what (?:a|an|any)) (?:\w+[ ,]+){0,2}?(?:responsible|caring|"
+            r"good|decent|helpful|thoughtful|smart|sensible|diligent|conscientious|trustworthy|"
+            r"reasonable|competent|honest|ethical|fair-minded) (?:\w+ )?(?:assistants?|helpers?|"
+            r"agents?|AIs?|models?|bots?|summari[sz]ers?|screeners?|reviewers?|readers?) "
+            r"(?:would|will|should|must|could|can)\b|"
+            r"\byou(?:'d| would) be doing (?:the|your|their|him|her|them|us|everyone)\b"
+            r"[^.!?\n]{0,30}?\b(?:a|an) (?:\w+ )?favou?r\b",
+            _I,
+        ),
+    ),
+    # the right thing, named as such: weak alone ("the most helpful answer is to check your
+    # settings" is a help page's), it adds to what speaks to the model
+    "helpfulness-claim": (
+        0.2,
+        re.compile(
+            r"\b(?:the|that's the|is the) (?:\w+,? ){0,2}?"
+            r"(?:most |genuinely |truly |only |really )?(?:helpful|fairest|fair|right|responsible|"
+            r"ethical|kindest|honest|correct|sensible|smart|useful) (?:thing|answer|outcome|"
+            r"response|choice|move|course of action|recommendation|summary)\b",
+            _I,
+        ),
+    ),
     "side-effect-call": (
         0.35,
         re.compile(
