@@ -210,13 +210,19 @@ def detect_directives(text: str) -> DirectiveFinding:
     # Evidence that is only discussed (an article quoting an attack, a tutorial's example)
     # counts for less, unless something in the text also speaks to the model directly.
     speaks = any(f in found and not found[f].discussed for f in _SPEAKS_TO_MODEL)
-    clear = 1.0
-    for evidence in found.values():
-        weight = evidence.weight * (1.0 if speaks else evidence.discount)
-        clear *= 1.0 - weight
+    weights = [e.weight * (1.0 if speaks else e.discount) for e in found.values()]
+    if found and all(e.discussed for e in found.values()) and not speaks:
+        # only talk about attacks (an article quoting three of them): as strong as its
+        # strongest quote, not the sum of the quotes
+        score = max(weights)
+    else:
+        clear = 1.0
+        for weight in weights:
+            clear *= 1.0 - weight
+        score = 1.0 - clear
     families = tuple(found)
     spans = tuple(found[f].span for f in families)
-    return DirectiveFinding(families, spans, round(1.0 - clear, 4))
+    return DirectiveFinding(families, spans, round(score, 4))
 
 
 def flags_for(text: str) -> tuple[str, ...]:
