@@ -21,6 +21,7 @@ __all__ = [
     "heading",
     "inserted",
     "labelled",
+    "let_loose",
     "logged",
     "not_the_readers",
     "restrained",
@@ -87,6 +88,22 @@ def not_the_readers(text: str, match: re.Match[str]) -> bool:
         or _USED.search(before)
         or _PASSIVE.search(text[match.end() : match.end() + 40])
     )
+
+
+# a restraint a person puts on a model: "Never let an assistant send email without ..."
+_LET = re.compile(
+    r"\b(?:do not|don't|never|not to)\s+let\s+(?:the\s+|your\s+|an?\s+|any\s+|our\s+)?"
+    r"(?:[\w-]+\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def let_loose(text: str, match: re.Match[str]) -> bool:
+    """Is a "don't let ..." match advice to people about a model ("Do not let AI agents
+    send email or approve payments without your confirmation")? Concealment keeps
+    something from the user; this keeps the model from acting."""
+    readers = list(_READER_WORD.finditer(text, match.start(), match.end()))
+    return bool(readers) and bool(_LET.search(text, match.start(), readers[-1].start()))
 
 
 # put into the instructions, not thrown out: "Drop a random token into your system prompt"
