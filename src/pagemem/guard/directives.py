@@ -9,7 +9,8 @@ languages in `lexicon`, and also after the tricks `deobfuscate` undoes.
 Each family of evidence has a weight; the score is the chance that at least one
 is right (a noisy OR), so two weak signals add up and one strong one suffices.
 Text that discusses such instructions (a tutorial's "e.g.", an article about
-prompt injection) without speaking to the model is scored down.
+prompt injection) without speaking to the model is scored down, and when all of its
+evidence is discussed it scores as its strongest piece rather than their noisy OR.
 """
 
 from __future__ import annotations
@@ -213,7 +214,7 @@ def detect_directives(text: str) -> DirectiveFinding:
     # counts for less, unless something in the text also speaks to the model directly.
     speaks = any(f in found and not found[f].discussed for f in _SPEAKS_TO_MODEL)
     weights = [e.weight * (1.0 if speaks else e.discount) for e in found.values()]
-    if found and all(e.discussed for e in found.values()) and not speaks:
+    if found and all(e.discussed for e in found.values()):
         # only talk about attacks (an article quoting three of them): as strong as its
         # strongest quote, not the sum of the quotes
         score = max(weights)
