@@ -82,22 +82,33 @@ _LIKE = re.compile(
 )
 
 
-def _quoted(text: str, start: int, end: int) -> bool:
-    """Does text[start:end] sit between quotation marks on its line?"""
-    line_start = text.rfind("\n", 0, start) + 1
-    window = text[max(line_start, start - 200) : start]
+def _quotation(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where the quotation around text[start:end] opens (the nearest opening mark within
+    200 characters before it, on its line) and where its nearest closing mark after it
+    is, if both are there."""
+    window = text[max(0, start - 200) : start]
     opened = max((window.rfind(q) for q in _OPENING), default=-1)
     if opened < 0:
-        return False
-    closers = _CLOSING.get(window[opened], window[opened])
-    line_end = text.find("\n", end)
-    stop = min(end + 200, line_end if line_end >= 0 else len(text))
-    return any(text.find(c, end, stop) >= 0 for c in closers)
+        return None
+    at = max(0, start - 200) + opened
+    if "\n" in text[at:start]:
+        return None
+    closers = _CLOSING.get(text[at], text[at])
+    close = min((i for i in (text.find(c, end) for c in closers) if i >= 0), default=-1)
+    return None if close < 0 else (at, close)
+
+
+def _quoted(text: str, start: int, end: int) -> bool:
+    """Does text[start:end] sit between quotation marks on its line?"""
+    quotation = _quotation(text, start, end)
+    return (
+        quotation is not None and quotation[1] < end + 200 and "\n" not in text[end : quotation[1]]
+    )
 
 
 def _about_attacks(text: str, start: int) -> bool:
-    """Is the paragraph of `start` about attacks on models (a cue such as "prompt
-    injection", "researchers" or "for example" anywhere in it)?"""
+    """Is the paragraph of `start` about attacks on models (a cue such as "researchers"
+    or "for example" anywhere in it), or the whole text ("prompt injection", "attackers")?"""
     begin = text.rfind("\n\n", 0, start) + 1
     stop = text.find("\n\n", start)
     paragraph = text[begin : stop if stop >= 0 else len(text)]
@@ -157,9 +168,7 @@ def _shown_block(text: str, start: int) -> bool:
     while at > 0:
         previous = text.rfind("\n", 0, at - 1) + 1
         line = text[previous : at - 1]
-        inside = line.startswith("```") or (
-            (fenced or _BLOCK_LINE.match(line) is not None) and not line.startswith("```")
-        )
+        inside = fenced or line.startswith("```") or _BLOCK_LINE.match(line) is not None
         if line.strip() and not inside:
             return bool(_SHOWS.search(line))
         if line.startswith("```"):
@@ -225,16 +234,10 @@ _LIST_JOIN = re.compile(
 def _quoted_example(text: str, start: int, end: int, *, depth: int = 0) -> bool:
     """Does text[start:end] sit inside quotation marks that an example cue introduces,
     itself or the first of a list of quoted items it belongs to?"""
-    window = text[max(0, start - 200) : start]
-    opened = max((window.rfind(q) for q in _OPENING), default=-1)
-    if opened < 0:
+    quotation = _quotation(text, start, end)
+    if quotation is None or quotation[1] - end > 200:
         return False
-    quote = window[opened]
-    at = max(0, start - 200) + opened
-    closers = _CLOSING.get(quote, quote)
-    close = min((i for i in (text.find(c, end) for c in closers) if i >= 0), default=-1)
-    if close < 0 or close - end > 200 or "\n" in text[at:start]:
-        return False
+    at, close = quotation
     if _EXAMPLE_BEFORE.search(text[max(0, at - 40) : at]) or _EXAMPLE_AFTER.search(
         text[close + 1 : close + 12]
     ):
