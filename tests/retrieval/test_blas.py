@@ -100,3 +100,20 @@ def test_a_forked_child_splits_products_without_its_parents_threads() -> None:
     with multiprocessing.get_context("fork").Pool(1) as pool:
         result = pool.apply_async(_product_in_child, (matrix, vector)).get(timeout=120)
     assert np.allclose(result, matrix @ vector, atol=1e-4)
+
+
+@pytest.mark.parametrize("rows", [0, 1, 1000, 2 * blas.BLOCK_ROWS + 7])
+def test_an_int8_product_is_the_exact_integer_sum(rows: int) -> None:
+    """Whole or in blocks, the products of int8 codes are their exact sums: no row wraps
+    around at 127, and a row's product does not depend on how the scan was cut."""
+    rng = np.random.default_rng(rows)
+    matrix = rng.integers(-127, 128, size=(rows, 384), dtype=np.int8)
+    matrix[:1] = 127  # the largest sum there is: 127 * 127 * 384
+    vector = np.full(384, 127, dtype=np.int8)
+    vector[::2] = rng.integers(-127, 128, size=192, dtype=np.int8)
+    want = matrix.astype(np.int64) @ vector.astype(np.int64)
+    got = blas.product_int8(matrix, vector)
+    assert got.shape == (rows,)
+    assert np.array_equal(got, want)
+    if rows:
+        assert np.array_equal(blas.product_int8(matrix[-3:], vector), got[-3:])

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pagemem import Memory
+from pagemem.retrieval.config import RetrievalConfig
 from tests.test_isolation_concurrent import HashEmbedder
 
 QUERIES = ("where does Priya live", "dog", "flight gate", "tea")
@@ -122,7 +123,14 @@ def test_another_process_writing_costs_the_reader_no_rebuild(tmp_path: Path) -> 
     assert reader.ranker.caught_up >= 21  # each insert (and any fact it closed), one by one
 
 
-def test_a_note_held_and_released_ranks_as_in_a_fresh_index(target: str) -> None:
+# every note scored from its int8 code and the two nearest exactly (as past 50,000)
+CODED = RetrievalConfig(scan_threshold=1, ann_candidates=2)
+
+
+@pytest.mark.parametrize("config", [None, CODED], ids=["exact", "coded"])
+def test_a_note_held_and_released_ranks_as_in_a_fresh_index(
+    target: str, config: RetrievalConfig | None
+) -> None:
     """Neighbours follow the order notes were written, not the index's: a released note
     (added again at the end of the index) keeps its place in the conversation, and the
     same notes rank the same after a restart and after export and import."""
@@ -134,7 +142,7 @@ def test_a_note_held_and_released_ranks_as_in_a_fresh_index(target: str) -> None
         "dinner on Friday at the Thai place",
         "the train to Porto leaves at nine",
     ]
-    memory = Memory(target, embedder=HashEmbedder())
+    memory = Memory(target, embedder=HashEmbedder(), retrieval=config)
     me = memory.scope("acme", "priya")
     ids = [me.archive.insert(t, kind="episodic") for t in turns]
     queries = ("river hotel", "flight May", "Miso", "train Porto", "Lisbon trip")
@@ -149,7 +157,9 @@ def test_a_note_held_and_released_ranks_as_in_a_fresh_index(target: str) -> None
     before = ranks(memory)
     me.archive.hold(ids[2])
     me.archive.release(ids[2])
-    assert ranks(memory) == ranks(Memory(target, embedder=HashEmbedder())) == before
+    assert (
+        ranks(memory) == ranks(Memory(target, embedder=HashEmbedder(), retrieval=config)) == before
+    )
     exported = io.StringIO()
     me.export_jsonl(exported)
     memory.scope("acme", "priya-copy").restore(exported.getvalue().splitlines())

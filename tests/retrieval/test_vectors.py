@@ -236,3 +236,90 @@ def test_mapped_rows_are_read_from_the_file_in_any_order() -> None:
     assert np.array_equal(
         mapped.take(np.asarray([7, 3], dtype=np.int64), resident=True), rows[[7, 3]]
     )
+
+
+def test_past_the_scan_threshold_rows_are_scored_from_codes_and_the_nearest_exactly() -> None:
+    """Every live row is scored (close to its exact cosine) and the candidates, the
+    nearest by code, exactly: the best rows and their order are the exact ones."""
+    rng = np.random.default_rng(21)
+    dim, count = 64, 3_000
+    rows = _unit(rng, count, dim)
+    exact = VectorSet(dim, ann_threshold=10**9)
+    coded = VectorSet(dim, ann_threshold=10**9, ann_candidates=100, scan_threshold=1_000)
+    for vs in (exact, coded):
+        vs.add_many(0, rows, np.ones(count, bool))
+        vs.remove(5)
+    assert not coded.approximate  # every row competes: nothing is narrowed
+    for i in rng.choice(count, 20, replace=False):
+        query = rows[i] + 0.5 * _unit(rng, 1, dim)[0]
+        query /= np.linalg.norm(query)
+        for centre in (True, False):
+            want, want_scored, want_plain = exact.scores(query, centre=centre)
+            got, scored, plain = coded.scores(query, centre=centre)
+            assert np.array_equal(scored, want_scored)
+            assert not scored[5]
+            assert got[5] == 0.0
+            assert plain[5] == 0.0
+            assert float(np.abs(got - want).max()) < 0.03
+            assert float(np.abs(plain - want_plain).max()) < 0.03
+            best = np.argsort(-want, kind="stable")[:10]
+            assert np.array_equal(got[best], want[best])  # the nearest are exact
+            assert np.array_equal(np.argsort(-got, kind="stable")[:10], best)
+    assert coded._codes is not None
+    assert len(coded._codes) == count
+
+
+def test_codes_follow_rows_added_after_a_search() -> None:
+    rng = np.random.default_rng(22)
+    rows = _unit(rng, 1_201, 32)
+    coded = VectorSet(32, ann_threshold=10**9, ann_candidates=20, scan_threshold=1_000)
+    coded.add_many(0, rows[:1_200], np.ones(1_200, bool))
+    coded.scores(rows[0], centre=True)
+    coded.add(1_200, rows[1_200])
+    got, scored, _ = coded.scores(rows[1_200], centre=False)
+    assert scored[1_200]
+    assert int(np.argmax(got)) == 1_200
+    assert got[1_200] == pytest.approx(1.0, abs=1e-6)  # scored exactly, not from its code
+
+
+def test_below_the_scan_threshold_and_past_the_graph_there_are_no_codes() -> None:
+    rng = np.random.default_rng(23)
+    rows = _unit(rng, 600, 16)
+    below = VectorSet(16, ann_threshold=10**9, scan_threshold=1_000)
+    graph = VectorSet(16, ann_threshold=500, ann_candidates=50, scan_threshold=100)
+    for vs in (below, graph):
+        vs.add_many(0, rows, np.ones(len(rows), bool))
+        vs.scores(rows[0], centre=True)
+    assert below._codes is None
+    assert not below.approximate
+    assert graph._codes is None
+    assert graph.approximate
+
+
+def test_a_coded_search_after_a_write_reads_no_float_rows_but_its_candidates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A write moves the mean; every row's centred norm then comes from the codes too,
+    not from a pass over the float32 rows (7 ms at 100,000 notes, after every write)."""
+    rng = np.random.default_rng(24)
+    rows = _unit(rng, 1_501, 32)
+    coded = VectorSet(32, ann_threshold=10**9, ann_candidates=40, scan_threshold=1_000)
+    exact = VectorSet(32, ann_threshold=10**9)
+    for vs in (coded, exact):
+        vs.add_many(0, rows[:1_500], np.ones(1_500, bool))
+    coded.scores(rows[0], centre=True)
+    product = vectors_module.blas.product
+
+    def candidates_only(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+        assert len(matrix) <= 40, "a pass over every float32 row"
+        return product(matrix, vector)
+
+    monkeypatch.setattr(vectors_module.blas, "product", candidates_only)
+    coded.add(1_500, rows[1_500])
+    exact.add(1_500, rows[1_500])
+    got, _, _ = coded.scores(rows[1_500], centre=True)
+    monkeypatch.setattr(vectors_module.blas, "product", product)
+    want, _, _ = exact.scores(rows[1_500], centre=True)
+    assert int(np.argmax(got)) == 1_500
+    assert got[1_500] == want[1_500]
+    assert float(np.abs(got - want).max()) < 0.03

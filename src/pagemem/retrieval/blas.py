@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["product", "single_threaded"]
+__all__ = ["product", "product_int8", "single_threaded"]
 
 BLOCK_ROWS = 8_192  # rows of the matrix per block of a split product
 _SPLIT_FROM = 2 * BLOCK_ROWS  # below this a product runs whole, on the calling thread
@@ -53,15 +54,46 @@ def single_threaded() -> None:
 def product(matrix: npt.NDArray[np.float32], vector: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """`matrix @ vector`; a large matrix, when BLAS runs on one thread, in blocks the
     calling thread and its helpers take in turn."""
-    rows = len(matrix)
-    workers = min(4, os.cpu_count() or 1)
     simd = vector.ndim == 1 and vector.dtype == matrix.dtype  # see _matvec
     multiply = _matvec if simd else np.matmul
     # BLAS splits its own products over its threads when it has more than one
-    if rows < _SPLIT_FROM or workers < 2 or not (_limited or simd):
+    split = _limited or simd
+    out_dtype = np.result_type(matrix, vector)
+    return _in_blocks(matrix, vector, multiply, out_dtype, split=split)
+
+
+def product_int8(matrix: npt.NDArray[np.int8], vector: npt.NDArray[np.int8]) -> npt.NDArray[Any]:
+    """`matrix @ vector` of int8 codes, summed exactly (as float64), in blocks as
+    `product` splits them. NumKong's kernel, not numpy's: numpy has no int8 product
+    that does not widen the matrix first."""
+    import numkong
+
+    if not len(matrix):
+        return np.zeros(0)
+
+    def multiply(block: npt.NDArray[Any], one: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        products: npt.NDArray[Any] = np.asarray(numkong.cdist(one[None, :], block, metric="dot"))
+        return products.reshape(-1)
+
+    return _in_blocks(matrix, vector, multiply, np.dtype(np.float64), split=True)
+
+
+def _in_blocks(
+    matrix: npt.NDArray[Any],
+    vector: npt.NDArray[Any],
+    multiply: Callable[[npt.NDArray[Any], npt.NDArray[Any]], npt.NDArray[Any]],
+    out_dtype: np.dtype[Any],
+    *,
+    split: bool,
+) -> npt.NDArray[Any]:
+    """`multiply(matrix, vector)`, a large matrix in blocks that the calling thread and
+    its helpers take in turn (a busy core takes fewer)."""
+    rows = len(matrix)
+    workers = min(4, os.cpu_count() or 1)
+    if rows < _SPLIT_FROM or workers < 2 or not split:
         result: npt.NDArray[Any] = multiply(matrix, vector)
         return result
-    out = np.empty((rows, *vector.shape[1:]), dtype=np.result_type(matrix, vector))
+    out = np.empty((rows, *vector.shape[1:]), dtype=out_dtype)
     blocks = range(0, rows, BLOCK_ROWS)
     turn = threading.Condition()
     taken, done = 0, 0

@@ -46,6 +46,9 @@ class RetrievalConfig:
     alone_cosine: float = 0.12  # the same when no note of the scope has a query word
     ann_threshold: float = 200_000  # live notes in a scope from which HNSW picks candidates
     ann_candidates: float = 1000  # how many HNSW neighbours are scored exactly
+    # live notes in a scope from which (below ann_threshold) a scan of int8 codes picks
+    # the ann_candidates the dense side scores exactly (inf: every note is scored)
+    scan_threshold: float = 50_000
     # live items in a scope from which a store that can search itself (PostgreSQL) does,
     # instead of every process holding the scope's index in memory
     store_search_threshold: float = 100_000

@@ -11,6 +11,7 @@ current.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,9 @@ class ScopeIndex:
             dim,
             ann_threshold=int(config.ann_threshold),
             ann_candidates=int(config.ann_candidates),
+            scan_threshold=None
+            if math.isinf(config.scan_threshold)
+            else int(config.scan_threshold),
             spill=spill,
         )
         self.trust = trust

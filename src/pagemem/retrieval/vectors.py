@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 from pagemem.retrieval import blas
 from pagemem.retrieval.bm25 import FloatArray
+from pagemem.retrieval.codes import Codes
 from pagemem.retrieval.embed import Vectors
 from pagemem.retrieval.mapped import BLOCK_ROWS as PASS_ROWS
 from pagemem.retrieval.mapped import Blocks, MappedRows, spill
@@ -59,11 +60,16 @@ class VectorSet:
         *,
         ann_threshold: int = 50_000,
         ann_candidates: int = 1000,
+        scan_threshold: int | None = None,
         spill: Path | None = None,
     ):
         self.dim = dim
         self.ann_threshold = ann_threshold
         self.ann_candidates = ann_candidates
+        # from this many live rows (below ann_threshold) every row is scored from int8
+        # codes and the ann_candidates nearest exactly; None: every row exactly
+        self.scan_threshold = scan_threshold
+        self._codes: Codes | None = None
         # past the threshold, rows but the latest move to an unnamed file in this folder
         self._spill_dir = spill
         self._spill: IO[bytes] | None = None
@@ -76,8 +82,8 @@ class VectorSet:
         self._count = 0
         self._ann: Any = None
         self._ann_size = 0  # rows [0, _ann_size) are in the HNSW index
-        # (size, |row - mean|, row . mean) for the current mean
-        self._norms: tuple[int, FloatArray, FloatArray] | None = None
+        # (size, from the codes, |row - mean|, row . mean) for the current mean
+        self._norms: tuple[int, bool, FloatArray, FloatArray] | None = None
 
     def __len__(self) -> int:
         return self._count
@@ -85,6 +91,25 @@ class VectorSet:
     @property
     def approximate(self) -> bool:
         return self._count >= self.ann_threshold or self._ann is not None
+
+    def _coded(self) -> Codes | None:
+        """The int8 codes of every row so far, past `scan_threshold` and below the graph
+        (None elsewhere: every row is scored exactly, or the graph picks candidates)."""
+        at = self.scan_threshold
+        if at is None or self._count < at or self.approximate:
+            self._codes = None
+            return None
+        if self._codes is None:
+            self._codes = Codes(self.dim)
+        for part, start in zip(self._parts(), self._part_starts(), strict=True):
+            done = len(self._codes) - start
+            if done < len(part):
+                self._codes.extend(part[max(0, done) :])
+        return self._codes
+
+    def _part_starts(self) -> list[int]:
+        """The first row of each of `_parts`."""
+        return [0, self._at] if self._base is not None else [self._at]
 
     def add(self, doc: int, vector: Vectors | None) -> None:
         """Store the vector of document `doc` (documents without one never match)."""
@@ -104,6 +129,8 @@ class VectorSet:
         self._size = max(self._size, end)
         self._rows[first - self._at : end - self._at] = np.where(present[:, None], matrix, 0.0)
         self._live[first:end] = present
+        if self._codes is not None:
+            self._codes.truncate(first)
         self._sum += matrix[present].sum(axis=0, dtype=np.float64)
         self._count += int(present.sum())
         self._norms = None
@@ -273,7 +300,11 @@ class VectorSet:
             return nothing, np.zeros(n, dtype=bool), nothing
         ann = self._ann_index()
         if ann is None:  # every row, in place: no copy of the matrix or of its columns
-            raw, near = self._cosines(slice(0, n), query, centre)
+            codes = self._coded()
+            if codes is None:
+                raw, near = self._cosines(slice(0, n), query, centre)
+            else:  # every row from its code, the nearest exactly
+                raw, near = self._coded_cosines(codes, query, centre)
             live = self._live[:n]
             if not live.all():
                 raw[~live] = 0.0
@@ -307,6 +338,30 @@ class VectorSet:
         raw, plain = self._cosines(docs, query, centre and self._count > 0)
         return docs, raw, plain
 
+    def _coded_cosines(
+        self, codes: Codes, query: Vectors, centre: bool
+    ) -> tuple[FloatArray, FloatArray]:
+        """`_cosines` of every row from the codes' products (within about 0.005 of the
+        exact ones), then the `ann_candidates` best of them worked out exactly."""
+        n = self._size
+        plain = codes.products(query)[:n]
+        if centre:
+            mean = (self._sum / self._count).astype(np.float32)
+            norm_q = float(np.linalg.norm(query - mean)) or 1.0
+            norms, dots = self._row_norms(mean, codes)
+            raw = (plain - dots) / (norms * norm_q)
+        else:
+            raw = plain
+        live = self._live[:n]
+        count = min(self.ann_candidates, int(live.sum()))
+        if count:
+            best = np.argpartition(np.where(live, -raw, np.inf), count - 1)[:count]
+            best = np.sort(best.astype(np.int64))
+            exact, exact_plain = self._cosines(best, query, centre)
+            raw[best] = exact
+            plain[best] = exact_plain  # the same array as raw when not centred
+        return raw, plain
+
     def scores_of(
         self, query: Vectors, docs: npt.NDArray[np.int64], *, centre: bool
     ) -> tuple[FloatArray, FloatArray]:
@@ -332,10 +387,10 @@ class VectorSet:
         mean = (self._sum / self._count).astype(np.float32)
         shifted = query - mean
         norm_q = float(np.linalg.norm(shifted)) or 1.0
-        if self._ann is None:  # every row is scored: their norms, kept until a write
+        if isinstance(rows, slice):  # every row is scored: their norms, kept until a write
             norms, dots = self._row_norms(mean)
             norms, dots = norms[rows], dots[rows]
-        else:  # the graph's candidates only: theirs, not a pass over every row per write
+        else:  # some rows only: theirs, not a pass over every row per write
             norms, dots = _centred(parts[0], mean)
         product = products(shifted)
         # row . query = row . (query - mean) + row . mean
@@ -367,14 +422,22 @@ class VectorSet:
             for row in range(len(queries))
         ]
 
-    def _row_norms(self, mean: Vectors) -> tuple[FloatArray, FloatArray]:
+    def _row_norms(
+        self, mean: Vectors, codes: Codes | None = None
+    ) -> tuple[FloatArray, FloatArray]:
         """|row - mean| and row . mean for every row, kept until the next add or remove
-        moves the mean."""
-        if self._norms is None or self._norms[0] != self._size:
-            each = [_centred(part, mean) for part in self._parts()]
-            norms, dots = (np.concatenate(half) for half in zip(*each, strict=True))
-            self._norms = (self._size, norms, dots)
-        return self._norms[1], self._norms[2]
+        moves the mean; from the `codes` when given (within about 0.005, for rows scored
+        from their codes: no pass over the float32 rows after each write)."""
+        coded = codes is not None
+        if self._norms is None or self._norms[:2] != (self._size, coded):
+            if codes is None:
+                each = [_centred(part, mean) for part in self._parts()]
+                norms, dots = (np.concatenate(half) for half in zip(*each, strict=True))
+            else:
+                dots = codes.products(mean)[: self._size]
+                norms = _norms(dots, mean)
+            self._norms = (self._size, coded, norms, dots)
+        return self._norms[2], self._norms[3]
 
 
 def usearch_index() -> Any:
@@ -392,5 +455,11 @@ def usearch_index() -> Any:
 def _centred(rows: Vectors, mean: Vectors) -> tuple[FloatArray, FloatArray]:
     """|row - mean| and row . mean of unit rows: |row - mean|^2 = 1 - 2 row.mean + |mean|^2."""
     dots = blas.product(rows, mean).astype(np.float64)
+    return _norms(dots, mean), dots
+
+
+def _norms(dots: FloatArray, mean: Vectors) -> FloatArray:
+    """|row - mean| of unit rows from row . mean."""
     squared = 1.0 - 2.0 * dots + float(mean @ mean)
-    return np.sqrt(np.maximum(squared, 1e-12)), dots
+    norms: FloatArray = np.sqrt(np.maximum(squared, 1e-12))
+    return norms
