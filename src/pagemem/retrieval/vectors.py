@@ -14,6 +14,10 @@ rows:
     cos_c(m, q) = (m.q' - mu.q') / (|m - mu| |q'|),  q' = q - mu,
     |m - mu|^2 = 1 - 2 m.mu + |mu|^2                 (rows are unit length)
 
+From `scan_threshold` live rows below the graph's threshold, every row is scored from
+its int8 code (`codes.Codes`, a quarter of the bytes to read) and the `ann_candidates`
+nearest by code exactly; their centred norms come from the codes too.
+
 Above `ann_threshold` live rows, a usearch HNSW index (int8) over the raw vectors
 picks the candidates and only those are scored exactly, their centred norms worked out
 for them alone (below it, every row's norm is kept until a write moves the mean). It is
