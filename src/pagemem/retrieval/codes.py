@@ -1,13 +1,11 @@
-"""Int8 codes of a scope's rows, scanned for the dense side's candidates.
+"""Int8 codes of a scope's rows: every row scored from a quarter of its bytes.
 
-From `scan_threshold` live notes a search scores only candidates by meaning, as it does
-past the graph's threshold, but below that threshold they come from a scan of every
-row's int8 code instead of the graph: a quarter of the float32 rows' bytes, which is
-what an exact scan is bound by (100,000 x 384 on two cores: the float32 scan about 7
-ms, the codes' 2.5). The scan is exhaustive, so the candidates are the true nearest by
-the codes' cosine; they are then scored exactly from their float32 rows, as the graph's
-are. Each row is scaled by its largest component before rounding, which keeps about
-seven bits of every row however its values are spread.
+An exact scan is bound by the bytes it reads (100,000 x 384 float32 rows on two cores:
+about 7 ms; their int8 codes: 2.5). From `scan_threshold` live notes, below the graph's
+threshold, `VectorSet` scores every row from its code (within about 0.005 of the exact
+cosine) and then the nearest by code again exactly, so every note still competes and
+the notes that can win are exact. Each row is scaled by its largest component before
+rounding, which keeps about seven bits of every row however its values are spread.
 
 The products run through NumKong (the SIMD kernels usearch is built on), in blocks
 split over the cores as `blas.product` splits the float32 ones.

@@ -46,8 +46,8 @@ class RetrievalConfig:
     alone_cosine: float = 0.12  # the same when no note of the scope has a query word
     ann_threshold: float = 200_000  # live notes in a scope from which HNSW picks candidates
     ann_candidates: float = 1000  # how many HNSW neighbours are scored exactly
-    # live notes in a scope from which (below ann_threshold) a scan of int8 codes picks
-    # the ann_candidates the dense side scores exactly (inf: every note is scored)
+    # live notes in a scope from which (below ann_threshold) every note is scored from an
+    # int8 code of its vector and the ann_candidates nearest exactly (inf: all exactly)
     scan_threshold: float = 50_000
     # live items in a scope from which a store that can search itself (PostgreSQL) does,
     # instead of every process holding the scope's index in memory

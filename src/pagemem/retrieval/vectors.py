@@ -356,10 +356,9 @@ class VectorSet:
             raw = (plain - dots) / (norms * norm_q)
         else:
             raw = plain
-        live = self._live[:n]
-        count = min(self.ann_candidates, int(live.sum()))
+        count = min(self.ann_candidates, self._count)  # live rows
         if count:
-            best = np.argpartition(np.where(live, -raw, np.inf), count - 1)[:count]
+            best = np.argpartition(np.where(self._live[:n], -raw, np.inf), count - 1)[:count]
             best = np.sort(best.astype(np.int64))
             exact, exact_plain = self._cosines(best, query, centre)
             raw[best] = exact
