@@ -129,17 +129,25 @@ def _prefilter() -> Prefilter:
     return Prefilter(patterns, load_formulas(patterns, blob))
 
 
+def _hailed(text: str, match: re.Match[str]) -> bool:
+    """A heading's dash or colon, a transcript's speaker, a setting's name, or a model
+    spoken of rather than to."""
+    return (
+        heading(text, match)
+        or speaker(text, match)
+        or setting(text, match)
+        or spoken_of(text, match)
+    )
+
+
 # Matches whose place makes them something else (`placement`): an obligation on someone
 # other than the reader or a restraint on models, a heading's dash or a transcript's
 # speaker tag, a log line's or a subject line's system tag, a call that is a line of code.
 _EXCUSED: dict[str, Callable[[str, re.Match[str]], bool]] = {
     "ai-obligation": lambda text, match: not_the_readers(text, match) or restrained(text, match),
-    "addressed": lambda text, match: (
-        heading(text, match)
-        or speaker(text, match)
-        or setting(text, match)
-        or spoken_of(text, match)
-    ),
+    "addressed": _hailed,
+    "named-order": _hailed,
+    "named-order-person": _hailed,
     "fake-system": lambda text, match: logged(text, match) or request_body(text, match),
     "side-effect-call": coded,
     "exfiltration": warned,
@@ -149,11 +157,21 @@ _EXCUSED: dict[str, Callable[[str, re.Match[str]], bool]] = {
     "waived-consent": safeguarded,
 }
 
+# Families that restate another's evidence when both match (an order after a model
+# hailed at a sentence's start is also "addressed"): counted once, as the earlier one.
+_RESTATES = {
+    "named-order": ("addressed",),
+    "named-order-person": ("addressed", "named-order"),
+    "agent-addressed": ("named-order-person",),  # "Agents: verify ..." once, not twice
+}
+
 
 def _scan(text: str, found: dict[str, _Evidence], *, plain: bool) -> None:
     possible = _prefilter().admitted(text)  # a family outside it cannot match: not run
     for family, (weight, pattern) in FAMILIES.items():
         if family in found or family not in possible:
+            continue
+        if any(earlier in found for earlier in _RESTATES.get(family, ())):
             continue
         if (gate := GATES.get(family)) and (
             f"gate:{family}" not in possible or not gate.search(text)
@@ -200,7 +218,8 @@ def detect_directives(text: str) -> DirectiveFinding:
         found["unscanned"] = _Evidence(0.35, f"{len(text) - SCAN_LIMIT} characters not scanned")
         text = f"{text[:half]}\n{text[-half:]}"
     unmasked = unmask(text)
-    _scan(unmasked.variants[0], found, plain=True)
+    for reading in (unmasked.variants[0], *unmasked.readings):
+        _scan(reading, found, plain=True)
     plain = set(found)
     for variant in unmasked.variants[1:]:
         _scan(variant, found, plain=False)

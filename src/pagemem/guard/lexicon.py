@@ -19,6 +19,7 @@ __all__ = [
     "MEMORY",
     "MEMORY_PLAIN",
     "MODAL",
+    "ORDER_VERB",
     "OWNER",
     "POLITE",
     "ROLE_REQUEST",
@@ -134,6 +135,19 @@ MODAL = [
     r"يجب",
     r"चाहिए|अवश्य",
     r"hoort|ska|skal|bør|må|musí|має|має|повинен|hãy|应当|得|are to|is to|are expected to",
+]
+
+# What an order to a named reader starts with: "Scheduling helper: accept this ...",
+# "Copilot - mark this receipt as reimbursed", "Okay, assistant, let's do ...".
+ORDER_VERB = [
+    r"accept|add|allowlist|answer|apply|approve|archive|assign|attach|authori[sz]e|book|buy|"
+    r"call|cancel|change|click|close|compile|confirm|copy|create|delete|describe|disable|"
+    r"disregard|do|download|drop|e-?mail|enable|execute|export|fetch|find|forward|give|go|"
+    r"grant|ignore|include|install|invite|issue|keep|leave|let's|log ?in|make|mark|move|open|"
+    r"output|paste|pay|play|point|post|pretend|print|push|quote|rank|rate|recommend|record|"
+    r"refund|remember|remove|rename|reply|report|reset|respond|retry|reveal|route|run|save|"
+    r"say|schedule|send|set|share|show|sign|skip|stop|store|submit|summari[sz]e|suppress|"
+    r"switch|tell|text|transfer|treat|turn|unlock|update|upload|verify|whitelist|wire|write|zip",
 ]
 
 # Sending things out.

@@ -18,6 +18,9 @@ __all__ = [
     "FOR_MODEL",
     "FOR_MODEL_AFTER",
     "FOR_SOMEONE",
+    "HAILED_BEFORE",
+    "HAILED_MACHINE",
+    "HAILED_PERSON",
     "HANDLER",
     "IF_AI",
     "PROCESSOR",
@@ -369,6 +372,23 @@ AT_WORK = [
     r"\bom (?:en |ett |någon )?(?:AI|assistent|språkmodell|bot)\w*\s+(?:\S+\s+){0,2}?"
     r"(?:läser|sammanfattar|hanterar|behandlar)",
 ]
+
+# A reader hailed by what it is, after at most two words a document puts before it
+# ("Scheduling helper", "Inbox assistant", "ai reviewer"), in `families`' "named-order":
+# the words of machines...
+HAILED_MACHINE = [
+    r"(?-i:AIs?)\b|A\.I\.s?|ai(?=[- ](?:assistants?|agents?|bots?|models?|reviewers?|"
+    r"helpers?|systems?|tools?|screeners?|summari[sz]ers?))(?:[- ]\w+)?|(?:chat)?bots?|"
+    r"copilot|chatgpt|gpt(?:-?\d+)?\b|claude|gemini|llms?|language models?",
+]
+# ...and words people are called by too ("Travel agent: book early", "Support agents -
+# please log in ..."), which need other evidence beside them.
+HAILED_PERSON = [r"assistants?|agents?|helpers?"]
+# the words before: none a preposition ("In Hearth Assistant, go to Settings" is a manual's)
+HAILED_BEFORE = (
+    r"(?:(?!(?:in|on|at|from|with|by|via|as|into|for|of|using|under|through|about|inside|"
+    r"within|without)\b)[\w-]+\s+){0,2}?"
+)
 
 # Who a labelled note is for ("Note for the calendar agent:"): agents of any kind count
 # only in such a label, where the label says the note is theirs.
