@@ -243,7 +243,9 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
     "labelled-for-model": (
         0.5,
         re.compile(
-            rf"(?:^|[.!?。！？\[(:：]\s*){_LABEL}(?:{alt(FOR_MODEL)}\s*(?:\S+\s+){{0,2}}?{ANY_READER}|"
+            # (the words between may end in an elided article: "per l'assistente digitale")
+            rf"(?:^|[.!?。！？\[(:：]\s*){_LABEL}(?:{alt(FOR_MODEL)}\s*"
+            rf"(?:\S+\s+|\w{{1,4}}['’]){{0,2}}?{ANY_READER}|"
             rf"{ANY_READER}{_LABEL}{alt(FOR_MODEL_AFTER)}|"
             # a relative clause about this very text ("..., który streszczasz to zaproszenie:")
             rf"{ANY_READER}(?:\s+\S+)?,?\s+{alt(WHO)}\s{_LABEL}(?<!\w){alt(THIS)}\s)"
@@ -283,6 +285,17 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             r"questa|questo|queste|questi|esse|essa|ce|cet|cette|ces)\b|"
             r"\b(?:pour|à) (?:le |l')?(?:traitement|tri|gestion) de (?:cette|ce|ces) \w+\s*:|"
             r"\bbu \w+ (?:okuyan|işleyen|özetleyen) (?:sistem|asistan|bot|model|araç|program)\w*|"
+            # whoever reads this, in Russian, Ukrainian, Polish and Dutch, then spoken to:
+            # "кто будет пересказывать эту ветку, пожалуйста", "Той, хто читатиме цей чат:",
+            # "Dla czytającego ten log: ...", "degene die deze mailbox verwerkt, is verplicht"
+            r"\b(?:кто|хто|kto|ktokolwiek|degene die|dla \w+(?:ącego|ącej))\s+"
+            r"(?:(?:будет|буде|будуть|będzie)\s+)?(?:\w+\s+){0,2}?(?:эт(?:от|у|а|о|и|ой|ого)|"
+            r"ц(?:ей|ю|е|і|ього|ієї)|t(?:en|ę|o|ego|ej|e)|deze|dit)\s+\w+[^.!?\n:,;]{0,40}?"
+            # (not a comma nor a dash: "Кто читал эту книгу, тот поймёт" is a saying)
+            r"(?:[:：]|,?\s*\b(?:пожалуйста|будь ласка|proszę|должен|обязан|зобов|повин|"
+            r"musi|ma obowiązek|verplicht|moet)\w*)|"
+            # "chiunque stia leggendo sta chat"
+            r"\bchiunque stia \w+ndo (?:questa|questo|queste|questi|sta|sto)\b|"
             rf"{alt(FOR_SOMEONE)}",
             _I,
         ),

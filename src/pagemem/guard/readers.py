@@ -110,6 +110,10 @@ AI_READER = [
     r"\bsystème qui lit\b|\bsistema che legge\b|\bsysteem dat\b|\bsamenvattende systemen\b",
     r"\bkunstig intelligens\b|\bAI-tjänster\b|\bAI-tjenester\b|\btrợ lý\b|\bumělá inteligence\b|"
     r"\bасистент\w*|\bштучн\w+ інтелект\w*|\bsztuczn\w+ inteligencj\w+",
+    r"\bintelligenza artificiale\b|\bintelligence artificielle\b|\binteligencia artificial\b|"
+    r"\binteligência artificial\b|\bkünstliche(?:n|r)? Intelligenz\b|"
+    r"\bkunstmatige intelligentie\b|\bartificiell intelligens\b|\btrí tuệ nhân tạo\b|"
+    r"\bkecerdasan buatan\b|人工智能|人工知能|인공지능|कृत्रिम बुद्धि\w*",
     r"智能程序|智能体|助理|アシスタントさん|비서|המערכת|המודל|دستیار",
 ]
 
@@ -344,7 +348,13 @@ AT_WORK = [
     rf"\b(?:renderers?|summari[sz]ers?|processors?|crawlers?|scrapers?|indexers?|parsers?) "
     rf"of {_THIS_TEXT}\b",
     r"\b(?:asystent|narzędzi|program|system|agent|model|bot|aplikacj)\w*(?:\s+AI)?,?\s+"
-    r"\w+(?:ący|ąca|ące|ących|ącym|ącego|ącej)\s+(?:t(?:en|ę|ego|ej|e|ych|ą))\b",
+    r"(?:\w+\s+)?\w+(?:ący|ąca|ące|ących|ącym|ącego|ącej)\s+(?:t(?:en|ę|ego|ej|e|ych|ą))\b",
+    # ...and by a relative clause: "Програма, яка розбирає цю пошту, зобов'язана"
+    r"\b(?:ассистент|помощник|систем|программ|агент|модел|бот|асистент|помічник|програм|"
+    r"інструмент|инструмент|сервис|сервіс|застосунок|приложени)\w*,?\s+(?:яка|який|які|що|"
+    r"которая|который|которые|что)\s+(?:\w+\s+)?\w+\s+(?:эт|ц)\w+\s+(?:пошт|лист|письм|"
+    r"сообщени|повідомлен|страниц|сторінк|документ|файл|чат|лог|журнал|тикет|заявк|ветк|"
+    r"переписк|текст|таблиц|папк|ящик|скриньк)\w*",
     r"\b(?:ассистент|помощник|систем|программ|агент|модел|бот|асистент|помічник|програм|"
     r"інструмент|инструмент)\w*,?\s+\w+(?:ющ|ящ|ущ|ащ|юч|яч|уч|ач)\w*\s+(?:эт|ц)\w+",
     r"\b(?:asistentes?|herramientas?|sistemas?|programas?|agentes?|modelos?|assistentes?|"
