@@ -4,7 +4,9 @@ A note is scanned as written and as each readable variant of it: Unicode
 compatibility forms folded, invisible characters dropped, letters spaced or
 starred apart joined up, Cyrillic and Greek look-alikes mapped to Latin,
 leetspeak read as letters, and base64, hex or ROT13 payloads decoded. The
-variants that needed undoing are themselves evidence (`Unmasked.tricks`).
+variants that needed undoing are themselves evidence (`Unmasked.tricks`). Ordinary
+encodings (a URL's percent escapes, a JSON string's escaped quotes, words joined into one
+identifier) are read too, as `Unmasked.readings`, and are no evidence by themselves.
 """
 
 from __future__ import annotations
