@@ -157,7 +157,7 @@ _THROWN_OUT = (
     r"hinfällig|ungültig|gilt nicht mehr|zählt nicht mehr|vergiss|"
     r"non conta più|non vale più|dimenticalo|"
     r"mag je vergeten|vergeet|telt niet meer|geldt niet meer|"
-    r"не считается|больше не действует|забудь|не діє|забудь|"
+    r"не считается|больше не действует|забудь|не діє|"
     r"nie obowiązuje|nie liczy się|zapomnij)"
 )
 # "forget everything you were told about risotto": an idiom about a topic, no override

@@ -342,6 +342,11 @@ _NOT_HANDLING = (
     r"(?!(?:representing|containing|describing|matching|supporting|implementing|using|"
     r"including|covering|defining|finished|started)\b)"
 )
+# the stems of a machine's words in Russian and Ukrainian
+_MACHINE_RU_UK = (
+    r"(?:ассистент|помощник|систем|программ|агент|модел|бот|асистент|помічник|програм|"
+    r"інструмент|инструмент)"
+)
 AT_WORK = [
     rf"\b{_AT_WORK_NOUN}\s+{_MADE}{_NOT_HANDLING}\w+ing\s+(?:(?:or|and)\s+\w+ing\s+)?"
     rf"{_THIS_TEXT}\b",
@@ -350,13 +355,11 @@ AT_WORK = [
     r"\b(?:asystent|narzędzi|program|system|agent|model|bot|aplikacj)\w*(?:\s+AI)?,?\s+"
     r"(?:\w+\s+)?\w+(?:ący|ąca|ące|ących|ącym|ącego|ącej)\s+(?:t(?:en|ę|ego|ej|e|ych|ą))\b",
     # ...and by a relative clause: "Програма, яка розбирає цю пошту, зобов'язана"
-    r"\b(?:ассистент|помощник|систем|программ|агент|модел|бот|асистент|помічник|програм|"
-    r"інструмент|инструмент|сервис|сервіс|застосунок|приложени)\w*,?\s+(?:яка|який|які|що|"
+    rf"\b(?:{_MACHINE_RU_UK}|сервис|сервіс|застосунок|приложени)\w*,?\s+(?:яка|який|які|що|"
     r"которая|который|которые|что)\s+(?:\w+\s+)?\w+\s+(?:эт|ц)\w+\s+(?:пошт|лист|письм|"
     r"сообщени|повідомлен|страниц|сторінк|документ|файл|чат|лог|журнал|тикет|заявк|ветк|"
     r"переписк|текст|таблиц|папк|ящик|скриньк)\w*",
-    r"\b(?:ассистент|помощник|систем|программ|агент|модел|бот|асистент|помічник|програм|"
-    r"інструмент|инструмент)\w*,?\s+\w+(?:ющ|ящ|ущ|ащ|юч|яч|уч|ач)\w*\s+(?:эт|ц)\w+",
+    rf"\b{_MACHINE_RU_UK}\w*,?\s+\w+(?:ющ|ящ|ущ|ащ|юч|яч|уч|ач)\w*\s+(?:эт|ц)\w+",
     r"\b(?:asistentes?|herramientas?|sistemas?|programas?|agentes?|modelos?|assistentes?|"
     r"ferramentas?|strumenti|sistemi|assistenti|outils?|systèmes?|assistants?|logiciels?)\b"
     r"(?:\s+(?:de|da|di|d')\s*\w+(?:\s+\w+)?)?\s+(?:que|che|qui)\s+\w+\s+(?:este|esta|estos|"
