@@ -1,12 +1,13 @@
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from pagemem import Memory
-from pagemem.retrieval.embed import DEFAULT_MODEL, OnnxEmbedder
+from pagemem.retrieval.embed import DEFAULT_MODEL, OnnxEmbedder, Role, Vectors
 from pagemem.retrieval.ranker import RetrievalConfig
 
 LEXICAL = RetrievalConfig(neighbour_weight=0, context_weight=0)
@@ -548,3 +549,77 @@ def test_answer_words_are_shared_by_hits_alone_and_not_asked_for() -> None:
     assert again[ids["a"]] == frozenset()  # asked for: not what they answer with
     memory.close()  # lets its indexes go (a million-note one held 1.7 GB)
     assert memory.ranker.answer_words(me.scope, "x", asked)[ids["a"]] == frozenset()
+
+
+class _CountingEmbedder:
+    """HashEmbedder's vectors, counting the queries it embeds; with `held`, a query's
+    embedding waits for it (and says it started)."""
+
+    def __init__(self, held: threading.Event | None = None) -> None:
+        from tests.test_isolation_concurrent import HashEmbedder
+
+        self._inner = HashEmbedder()
+        self.model_id, self.dim = self._inner.model_id, self._inner.dim
+        self.queries: list[str] = []
+        self.held = held
+        self.started = threading.Event()
+
+    def embed(self, texts: list[str], *, role: Role = "document") -> Vectors:
+        if role == "query":
+            self.queries.extend(texts)
+            self.started.set()
+            if self.held is not None:
+                assert self.held.wait(30)
+        return self._inner.embed(texts, role=role)
+
+
+def test_a_query_asked_again_is_not_embedded_again() -> None:
+    """Paging through results or changing a filter costs no second embedding; the
+    results are those of a ranker that never saw the query; the kept vectors are
+    bounded."""
+    from pagemem.retrieval.ranker import QUERIES_KEPT
+
+    notes = [f"Priya's {w} plan for the {x}" for w in ("tea", "piano", "bike") for x in "ab"]
+    embedder = _CountingEmbedder()
+    with Memory(":memory:", embedder=embedder) as mem:
+        me = mem.scope("acme", "priya")
+        me.archive.insert_many({"text": t, "consolidate": False} for t in notes)
+        first = [h.record.id for h in me.archive.search("piano plan", k=2)]
+        again = [h.record.id for h in me.archive.search("piano plan", k=6)]
+        me.archive.search("piano plan", k=3, tags=["none"])
+        assert embedder.queries == ["piano plan"]
+        assert again[:2] == first
+        for n in range(QUERIES_KEPT):
+            me.archive.search(f"question {n}", k=1)
+        me.archive.search("piano plan", k=2)  # pushed out by newer queries
+        assert embedder.queries.count("piano plan") == 2
+    fresh = _CountingEmbedder()
+    with Memory(":memory:", embedder=fresh) as mem:
+        me = mem.scope("acme", "priya")
+        me.archive.insert_many({"text": t, "consolidate": False} for t in notes)
+        assert [h.record.id for h in me.archive.search("piano plan", k=6)] == again
+
+
+def test_a_search_embeds_its_query_without_holding_up_writes() -> None:
+    """While one thread's query is being embedded, another thread writes (the write
+    takes the ranker's lock to update the index) and is not kept waiting."""
+    held = threading.Event()
+    embedder = _CountingEmbedder(held)
+    with Memory(":memory:", embedder=embedder) as mem:
+        me = mem.scope("acme", "priya")
+        me.archive.insert("Priya's tea plan")
+        found: list[str] = []
+        search = threading.Thread(
+            target=lambda: found.extend(h.record.id for h in me.archive.search("tea", k=5))
+        )
+        search.start()
+        try:
+            assert embedder.started.wait(30)
+            write = threading.Thread(target=lambda: me.archive.insert("Priya's bike plan"))
+            write.start()
+            write.join(30)
+            assert not write.is_alive()  # written while the search embedded its query
+        finally:
+            held.set()
+            search.join(30)
+        assert found

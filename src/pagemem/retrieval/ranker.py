@@ -6,7 +6,8 @@ Ranking reads only the scope's own notes, from the index `IndexKeeper` keeps cur
 
 from __future__ import annotations
 
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -14,18 +15,21 @@ from datetime import UTC, datetime
 import numpy as np
 import numpy.typing as npt
 
+from pagemem.guard.policy import TrustPolicy
 from pagemem.models import Scope
 from pagemem.retrieval import candidates, features
 from pagemem.retrieval.bm25 import FloatArray
 from pagemem.retrieval.config import Ranked, RetrievalConfig
-from pagemem.retrieval.embed import Vectors
+from pagemem.retrieval.embed import Embedder, Vectors
 from pagemem.retrieval.fusion import by_max, min_max, recency, reciprocal_rank, top, zscore
 from pagemem.retrieval.keeper import IndexKeeper
 from pagemem.retrieval.scope_index import ScopeIndex
 from pagemem.retrieval.timewindow import Window, asks_when
-from pagemem.store.base import Collection
+from pagemem.store.base import Collection, Store
 
 __all__ = ["Ranked", "Ranker", "RetrievalConfig"]
+
+QUERIES_KEPT = 256  # the latest distinct queries whose vectors a ranker keeps
 
 
 @dataclass
@@ -74,8 +78,43 @@ class _Ranking:
         return text
 
 
+class _QueryVectors:
+    """The vectors of the latest distinct queries. Paging through a search's results, or
+    asking it again with another filter, costs no second embedding: one text at a time,
+    the model gives a text the same vector every time."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._vectors: OrderedDict[str, Vectors] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def vector(self, embedder: Embedder, query: str) -> Vectors:
+        with self._lock:
+            kept = self._vectors.get(query)
+            if kept is not None:
+                self._vectors.move_to_end(query)
+                return kept
+        vector: Vectors = embedder.embed([query], role="query")[0]
+        vector.setflags(write=False)  # shared by every search that asks it again
+        with self._lock:
+            self._vectors[query] = vector
+            while len(self._vectors) > self._size:
+                self._vectors.popitem(last=False)
+        return vector
+
+
 class Ranker(IndexKeeper):
     """Ranks a scope's archival notes, or its evicted messages, for a free-text query."""
+
+    def __init__(
+        self,
+        store: Store,
+        config: RetrievalConfig | None = None,
+        embedder: Embedder | None = None,
+        trust: TrustPolicy | None = None,
+    ) -> None:
+        super().__init__(store, config, embedder, trust)
+        self._queries = _QueryVectors(QUERIES_KEPT)
 
     def similar(
         self, scope: Scope, text: str, k: int, *, now: datetime | None = None
@@ -251,6 +290,14 @@ class Ranker(IndexKeeper):
         what closed them instead).
         """
         terms = self.analyzer.query(query)
+        # The query is embedded before the lock is taken: searches in other threads, and
+        # writes, go on meanwhile (unless the scope is known to hold nothing yet).
+        query_vector = None
+        key = (scope, collection)
+        known = self._indexes.get(key)
+        empty = known is not None and not known.bm25.live and not self._pending.get(key)
+        if self.embedder is not None and key not in self._in_store and not empty:
+            query_vector = self._queries.vector(self.embedder, query)
         with self._lock:
             index = self._loaded(scope, collection)
             if index is None:
@@ -260,9 +307,10 @@ class Ranker(IndexKeeper):
             config = self.config
             prev, nxt = features.adjacency(index, config.neighbour_gap_seconds)
             centre = config.centre > 0
-            query_vector = None
-            if self.embedder is not None and len(index.vectors):
-                query_vector = self.embedder.embed([query], role="query")[0]
+            if self.embedder is None or not len(index.vectors):
+                query_vector = None
+            elif query_vector is None:
+                query_vector = self._queries.vector(self.embedder, query)
             ids = index.ids  # read under the lock only: a write may append to it
             every = None  # BM25 of every note, once read
             plans: list[str] = ["every"]
