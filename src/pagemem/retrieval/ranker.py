@@ -11,11 +11,11 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
 
-from pagemem.guard.policy import TrustPolicy
 from pagemem.models import Scope
 from pagemem.retrieval import candidates, features
 from pagemem.retrieval.bm25 import FloatArray
@@ -25,7 +25,7 @@ from pagemem.retrieval.fusion import by_max, min_max, recency, reciprocal_rank, 
 from pagemem.retrieval.keeper import IndexKeeper
 from pagemem.retrieval.scope_index import ScopeIndex
 from pagemem.retrieval.timewindow import Window, asks_when
-from pagemem.store.base import Collection, Store
+from pagemem.store.base import Collection
 
 __all__ = ["Ranked", "Ranker", "RetrievalConfig"]
 
@@ -106,15 +106,9 @@ class _QueryVectors:
 class Ranker(IndexKeeper):
     """Ranks a scope's archival notes, or its evicted messages, for a free-text query."""
 
-    def __init__(
-        self,
-        store: Store,
-        config: RetrievalConfig | None = None,
-        embedder: Embedder | None = None,
-        trust: TrustPolicy | None = None,
-    ) -> None:
-        super().__init__(store, config, embedder, trust)
-        self._queries = _QueryVectors(QUERIES_KEPT)
+    @cached_property
+    def _queries(self) -> _QueryVectors:
+        return _QueryVectors(QUERIES_KEPT)
 
     def similar(
         self, scope: Scope, text: str, k: int, *, now: datetime | None = None
