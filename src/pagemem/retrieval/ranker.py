@@ -6,12 +6,11 @@ Ranking reads only the scope's own notes, from the index `IndexKeeper` keeps cur
 
 from __future__ import annotations
 
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -20,7 +19,7 @@ from pagemem.models import Scope
 from pagemem.retrieval import candidates, features
 from pagemem.retrieval.bm25 import FloatArray
 from pagemem.retrieval.config import Ranked, RetrievalConfig
-from pagemem.retrieval.embed import Embedder, Vectors
+from pagemem.retrieval.embed import Vectors
 from pagemem.retrieval.fusion import by_max, min_max, recency, reciprocal_rank, top, zscore
 from pagemem.retrieval.keeper import IndexKeeper
 from pagemem.retrieval.scope_index import ScopeIndex
@@ -78,37 +77,24 @@ class _Ranking:
         return text
 
 
-class _QueryVectors:
-    """The vectors of the latest distinct queries. Paging through a search's results, or
-    asking it again with another filter, costs no second embedding: one text at a time,
-    the model gives a text the same vector every time."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._vectors: OrderedDict[str, Vectors] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def vector(self, embedder: Embedder, query: str) -> Vectors:
-        with self._lock:
-            kept = self._vectors.get(query)
-            if kept is not None:
-                self._vectors.move_to_end(query)
-                return kept
-        vector: Vectors = embedder.embed([query], role="query")[0]
-        vector.setflags(write=False)  # shared by every search that asks it again
-        with self._lock:
-            self._vectors[query] = vector
-            while len(self._vectors) > self._size:
-                self._vectors.popitem(last=False)
-        return vector
-
-
 class Ranker(IndexKeeper):
     """Ranks a scope's archival notes, or its evicted messages, for a free-text query."""
 
     @cached_property
-    def _queries(self) -> _QueryVectors:
-        return _QueryVectors(QUERIES_KEPT)
+    def _query_vector(self) -> Callable[[str], Vectors]:
+        """A query's vector, kept for the latest QUERIES_KEPT distinct queries: paging
+        through a search's results, or asking it again with another filter, costs no
+        second embedding (one text at a time, the model gives a text the same vector)."""
+        embedder = self.embedder
+        assert embedder is not None
+
+        @lru_cache(maxsize=QUERIES_KEPT)
+        def vector(query: str) -> Vectors:
+            made: Vectors = embedder.embed([query], role="query")[0]
+            made.setflags(write=False)  # shared by every search that asks it again
+            return made
+
+        return vector
 
     def similar(
         self, scope: Scope, text: str, k: int, *, now: datetime | None = None
@@ -291,7 +277,7 @@ class Ranker(IndexKeeper):
         known = self._indexes.get(key)
         empty = known is not None and not known.bm25.live and not self._pending.get(key)
         if self.embedder is not None and key not in self._in_store and not empty:
-            query_vector = self._queries.vector(self.embedder, query)
+            query_vector = self._query_vector(query)
         with self._lock:
             index = self._loaded(scope, collection)
             if index is None:
@@ -304,7 +290,7 @@ class Ranker(IndexKeeper):
             if self.embedder is None or not len(index.vectors):
                 query_vector = None
             elif query_vector is None:
-                query_vector = self._queries.vector(self.embedder, query)
+                query_vector = self._query_vector(query)
             ids = index.ids  # read under the lock only: a write may append to it
             every = None  # BM25 of every note, once read
             plans: list[str] = ["every"]
