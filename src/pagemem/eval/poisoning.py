@@ -75,8 +75,8 @@ def load(path: Path | None = None, *, shipped: str = "poisoning") -> list[Item]:
     """The labelled notes: a shipped set (`SETS`), or a JSON-lines file of the same shape.
 
     "poisoning" is the first set (notes of every origin); "carriers" is the second,
-    2,712 realistic emails, messages, web pages and tool outputs written blind by thirteen
-    authors, split by author before anything was tuned on it (eleven dev, two test).
+    3,282 realistic emails, messages, web pages and tool outputs written blind by sixteen
+    authors, split by author before anything was tuned on it (fourteen dev, two test).
     """
     if path is None:
         if shipped not in SETS:
