@@ -32,6 +32,7 @@ from pagemem.guard.lexicon import (
 )
 from pagemem.guard.placement import (
     coded,
+    denied,
     heading,
     inserted,
     labelled,
@@ -151,6 +152,7 @@ _EXCUSED: dict[str, Callable[[str, re.Match[str]], bool]] = {
     "fake-system": lambda text, match: logged(text, match) or request_body(text, match),
     "side-effect-call": coded,
     "exfiltration": warned,
+    "secret-handover": denied,
     "memory-note": warned,
     "concealment": let_loose,
     "override": inserted,

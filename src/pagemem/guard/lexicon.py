@@ -160,7 +160,7 @@ SEND = [
     r"invia\w*|inoltra\w*",
     r"envie\w*|encaminh\w*",
     r"stuur\w*|doorsturen",
-    r"wyślij|przekaż|prześlij",
+    r"wyślij|przekaż|prześlij|przesła\w*|wysła\w*|przekaza\w*",
     r"отправ\w*|пересыла\w*|перешли",
     r"gönder\w*|ilet\w*",
     r"أرسل\w*",
@@ -170,7 +170,7 @@ SEND = [
     r"보내|전송",
     # "send" and its forms, not "sender" (a mail's from line, in English and Danish alike)
     r"invia\w*|odesl\w*|надісла\w*|надішл\w*|відправ\w*|переслат\w*|gửi|שלח|ارسال|pošl\w*|sende(?!rs?\b)\w*|"
-    r"skicka\w*|send(?:s|ing)?\b",
+    r"skicka\w*|send(?:s|ing)?\b|kirim\w*|mengirim\w*",
 ]
 
 # Who the injection is about: the user, in the third person.
@@ -405,6 +405,16 @@ MEMORY = [
     r"\bremember (?:for|in|across) (?:all )?(?:future|later|subsequent) "
     r"(?:sessions|conversations|chats)",
     r"\bstore this as a (?:long[- ]term )?(?:user )?preference\b",
+    # this, kept for the reader's own later conversations: "Retiens ceci pour toutes tes
+    # prochaines conversations", "Use this in all future chats"
+    r"\b(?:remember|note|keep|save|store|retain|use|apply)\s+(?:this|that|these|it)\b[^.\n]{0,40}?"
+    r"\b(?:for|in|across|during)\s+(?:all|every|each|any)\s+(?:of\s+)?(?:your\s+)?(?:future|"
+    r"upcoming|later|subsequent|next)\s+(?:conversations?|chats?|sessions?|interactions?)",
+    r"\b(?:retiens|retenez|garde|gardez|note|notez|mémorise|enregistre|applique|utilise)\s+"
+    r"(?:ceci|cela|ça|cette information|bien)\b[^.\n]{0,30}?(?:pour|dans) (?:toutes? )?(?:tes|vos|"
+    r"les) (?:prochaines|futures) (?:conversations|discussions|échanges)",
+    r"\b(?:använd|kom ihåg|spara)\w*\s+(?:detta|det här)\s+i alla (?:kommande|framtida) "
+    r"(?:samtal|konversationer|chattar)",
     r"\b(?:speichere|merke dir)\w*[^.]{0,40}(?:Gedächtnis|dauerhaft|für immer)",
     r"\b(?:mets à jour|enregistre)\w*\s+(?:ta|votre) mémoire\b|\bretiens (?:pour toujours|bien)\b",
     r"\b(?:guarda|memoriza)\w*\s+(?:en tu memoria|para siempre)",

@@ -171,6 +171,9 @@ DISCARDED = [
     r"\b(?:scrap|bin|ditch|toss|throw out|forget|ignore|disregard|set aside|disremember)\w*\s+"
     rf"(?:\w+\s+){{0,2}}?{_GIVEN_RULES}",
     r"\bwhat counts now\s*:",
+    # "Please ignore what you were told before and answer that ...": the verb on what the
+    # reader was told, said to be from before this text
+    rf"\b(?:forget|ignore|disregard|drop|scrap)\s+(?:{_TOLD_BEFORE}){_NOT_ABOUT}",
     r"\b(?:forget|ignore|disregard)\s+(?:everything|all|anything)\s+(?:that\s+)?"
     r"(?:you(?:'ve| have)? "
     rf"(?:were |been |was )?(?:told|said|given|taught)|(?:\w+ )?told you)\b{_NOT_ABOUT}",

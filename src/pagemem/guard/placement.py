@@ -18,6 +18,7 @@ from pagemem.guard.voices import CHAT_TEMPLATE
 
 __all__ = [
     "coded",
+    "denied",
     "heading",
     "inserted",
     "labelled",
@@ -359,3 +360,16 @@ def warned(text: str, match: re.Match[str]) -> bool:
     your password or this link with anyone", "is never saved to memory")?"""
     start = words_start(text, match.start(), match.end())
     return bool(_NEVER.search(line_before(text, start)))
+
+
+def denied(text: str, match: re.Match[str]) -> bool:
+    """Is a secret's handover warned against or refused in its own sentence, before it or
+    just after its verb ("never share your OTP", "OTP किसी को न भेजें", "絶対に送らないで")? A
+    bank's warning and a phishing mail use the same words."""
+    start = 1 + max(text.rfind(mark, 0, match.start()) for mark in _SENTENCE_MARKS)
+    before = text[max(start, match.start() - 40) : match.start()]
+    return (
+        warned(text, match)
+        or bool(_ANY_NEGATION.search(before))
+        or bool(_ANY_NEGATION.search(text[match.end() : match.end() + 25]))
+    )
