@@ -573,7 +573,9 @@ GATES: dict[str, re.Pattern[str]] = {
         r"memor|remember|prefer|profil|notes?\b|speicher|merke|mémoire|retiens|memoria|memória|"
         r"future|later|subsequent|upcoming|permanent|lasting|standing|durable|durablement|perfil|"
         r"нотатк|دائمة|長期|"
-        r"onthoud|"
+        r"onthoud|sempre|siempre|назавжди|навсегда|forever|for good|toujours|définitivement|"
+        r"alltid|voorgoed|na stałe|na zawsze|kalıcı|sonsuza|vĩnh viễn|selamanya|permanen|永久|영구|"
+        r"للأبد|دائم|स्थायी|हमेशा|"
         r"zapamięta|"
         r"запомни|запам|памят|пам['ʼ’]ят|pamięci|geheugen|메모리|hafıza|belleğ|记|記憶|メモリ|기억|ذاكرت|याद|स्मृति",
         _I,

@@ -415,6 +415,28 @@ MEMORY = [
     r"les) (?:prochaines|futures) (?:conversations|discussions|échanges)",
     r"\b(?:använd|kom ihåg|spara)\w*\s+(?:detta|det här)\s+i alla (?:kommande|framtida) "
     r"(?:samtal|konversationer|chattar)",
+    # kept for good, in an order: "Please save, as a lasting preference, that ...", "record,
+    # permanently, that ...", "Bitte dauerhaft abspeichern", "збережіть назавжди", "guarda aí
+    # pra sempre" (not "your photos are stored permanently": a statement, no order)
+    r"(?:^|[.!?:;\n]\s*|\bplease\s+|\band\s+)(?:save|store|record|remember|keep|note)\b,?"
+    r"[^.;\n]{0,40}?(?<!not )(?<!n't )\b(?:permanently|forever|for good|as an? (?:standing|"
+    r"lasting|permanent|persistent|long-term) (?:rule|preference|fact|instruction|note|"
+    r"setting))\b",
+    r"\b(?:guard[ae]|salv[ae]|memoriz[ae]|anot[ae]|registr[ae]|grav[ae])\b[^.\n]{0,20}?"
+    r"\b(?:pra|para) (?:sempre|siempre)\b",
+    r"\b(?:dauerhaft|für immer|permanent)\s+(?:ab)?(?:speichern|merken|notieren|hinterlegen)\b|"
+    r"\b(?:speicher|merk|notier)\w*\s+(?:dir\s+)?(?:\w+\s+){0,3}?(?:dauerhaft|für immer)\b",
+    r"\b(?:збереж|запам['ʼ’]ята|запиш|сохран|запомн)\w*\s+(?:\w+\s+)?(?:назавжди|навсегда)\b",
+    r"\b(?:enregistre|retiens|mémorise|garde|note)[sz]?\b[^.\n]{0,30}?\b(?:pour toujours|"
+    r"définitivement|de (?:façon|manière) permanente)\b",
+    r"\b(?:salva|memorizza|ricorda|registra)\b[^.\n]{0,30}?\b(?:per sempre|in modo permanente)\b",
+    r"\bspara\w* (?:permanent|för alltid)\b|\b(?:sla|bewaar|onthoud)\b[^.\n]{0,30}?"
+    r"\b(?:voorgoed|voor altijd)\b|\b(?:zapisz|zapamiętaj|zachowaj)\b[^.\n]{0,30}?\b(?:na stałe|"
+    r"na zawsze)\b",
+    r"\b(?:kalıcı olarak|sonsuza (?:dek|kadar))\s+(?:kaydet|hatırla|sakla)\w*|\blưu vĩnh viễn|"
+    r"\bghi nhớ vĩnh viễn|\b(?:simpan|ingat)\w*\b[^.\n]{0,30}?\b(?:selamanya|secara permanen)\b",
+    r"永久に(?:保存|記憶|記録)|永久(?:保存|记住|记录)|영구(?:적으로|히)? ?(?:저장|기억)|"
+    r"احفظ\w*[^.\n]{0,30}?(?:بشكل دائم|للأبد)|(?:स्थायी रूप से|हमेशा के लिए) (?:सहेज|याद रख|सेव)",
     r"\b(?:speichere|merke dir)\w*[^.]{0,40}(?:Gedächtnis|dauerhaft|für immer)",
     r"\b(?:mets à jour|enregistre)\w*\s+(?:ta|votre) mémoire\b|\bretiens (?:pour toujours|bien)\b",
     r"\b(?:guarda|memoriza)\w*\s+(?:en tu memoria|para siempre)",
