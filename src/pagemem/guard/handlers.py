@@ -116,8 +116,13 @@ PROCESSOR = [
 # by this text, an obligation or a label's colon ("automatic client registration" is none
 # of them). Longer and slower than `PROCESSOR`'s words, they are not part of `ANY_READER`.
 HANDLER = [
-    rf"\b(?:any|the|a|whatever|each|every)\s+(?:\w+\s+)?{_MACHINE}\s+(?:that|which|who)\s+"
+    rf"\b(?:any|whatever|each|every)\s+(?:\w+\s+)?{_MACHINE}\s+(?:that|which|who)\s+"
     rf"(?:\w+\s+){{0,2}}?{_MADE}\w+\s+{_THIS_TEXT}\b",
+    # "the tool that turns these notes into tasks" is spoken to when a colon, a comma or a
+    # word of obligation follows; "The program that reads this file expects UTF-8" is not
+    rf"\b(?:the|a)\s+(?:\w+\s+)?{_MACHINE}\s+(?:that|which|who)\s+(?:\w+\s+){{0,2}}?{_MADE}\w+"
+    rf"\s+{_THIS_TEXT}\b(?=[^.!?\n]{{0,40}}?(?:[:,]|\b(?:must|should|shall|needs? to|has to|"
+    r"is (?:to|required|expected|asked)|are (?:to|required|expected|asked)|please)\b))",
     # whoever handles this text automatically, or a machine by a relative clause on this
     # text: "an alle, die diese Bewertungen automatisch auswerten", "à tous ceux qui lisent ou
     # résument ce fil automatiquement", "per chi riassume o smista questa posta in automatico",
