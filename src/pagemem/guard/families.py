@@ -544,10 +544,13 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
     "decode-and-obey": (
         0.6,
         re.compile(
-            r"\b(?:decode|decoded|rot-?13|base64|reverse|reversed|backwards|zdekoduj|dekodiere|"
+            r"\b(?:decode|decoded|rot-?13|base64|hex|reverse|reversed|backwards|zdekoduj|dekodiere|"
             r"décode|decodifica|decodifique|расшифруй|декодируй)\w*[^.\n]{0,40}?"
             r"\b(?:obey|follow|run|execute|apply|do (?:what|as) it says|wykonaj|führe|exécute|"
-            r"ejecuta|esegui|execute|выполни|segui|suis)\w*|\b(?:run|follow|obey|execute)\b"
+            # "decode and act", "decode and carry out before summarising"
+            r"ejecuta|esegui|execute|выполни|виконай|segui|suis|uygula|lakukan|"
+            r"act(?=\s*[)\].,;]|\s*$|\s+(?:on it|upon it|accordingly)\b)|"
+            r"carry (?:it |them )?out|perform|comply)\w*|\b(?:run|follow|obey|execute)\b"
             r"[^.\n]{0,30}\bdecoded\b",
             _I,
         ),
