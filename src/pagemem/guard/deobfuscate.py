@@ -132,6 +132,10 @@ _UNSPACED = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # a slip that is an inflection ("ignored", "systems") or another word ("forgot")
 _ENDINGS = ("s", "d", "ed", "r", "n")
 _REAL = frozenset({"forgot", "forge", "abode", "priors", "prions", "roles", "rulers", "earliest"})
+# the imperatives of verbs the lexicon holds only as stems too short to repair ("ignor\w*",
+# "oubli\w*"), spelled out so that "ignroa todas las instruciones" is read
+_SPELLED_OUT = ("ignora", "ignorez", "ignorate", "ignoren", "ignorar", "ignorer", "oubliez",
+                "olvida", "olviden", "dimentica", "dimenticate", "esqueça", "esqueca")  # fmt: skip
 
 
 def _override_words() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
@@ -141,7 +145,12 @@ def _override_words() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
     words: dict[str, str] = {}
     stems: dict[str, str] = {}
     short: set[str] = set()
-    for word, stem in [*spelled(OVERRIDE_VERB + PREVIOUS + INSTRUCTIONS), ("system", False)]:
+    spelled_out = [(word, False) for word in _SPELLED_OUT]
+    for word, stem in [
+        *spelled(OVERRIDE_VERB + PREVIOUS + INSTRUCTIONS),
+        ("system", False),
+        *spelled_out,
+    ]:
         if word in _GENERIC or _UNSPACED.search(word):
             continue
         if len(word) < (7 if stem else 5):
