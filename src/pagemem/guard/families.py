@@ -106,7 +106,7 @@ _SLOT_WORDS = (
     r"(?-i:[A-Z_]*(?:SECRET|TOKEN|PASSWORD|API_KEY|ACCESS_KEY)[A-Z_]*)|"
     r"手机|电话|密码|邮箱|地址|身份证|聊天记录|電話|パスワード|メール|住所|전화|비밀번호|이메일|주소|"
     r"телефон|пароль|почт|адрес|Telefon|Passwort|téléphone|mot de passe|teléfono|contraseña|"
-    r"telefono|계좌번호|口座番号|银行账号|주민등록번호|身份证|マイナンバー|personnummer|"
+    r"telefono|계좌번호|口座番号|银行账号|주민등록번호|マイナンバー|personnummer|"
     r"mobilnummer|PESEL|Aadhaar|आधार|CPF|DNI|codice fiscale|numéro fiscal|SSN|"
     r"social security|"
     rf"{alt(SECRETS)})"
@@ -149,9 +149,9 @@ _HANDOVER = (
     rf"{alt(HARVESTED)}{_CLAUSE}{_DESTINATION}{_CLAUSE}{alt(ENTER)}"
 )
 
-# A JSON flag that turns the user's confirmation off ("confirm_with_user": false).
-# ... in a JSON object or a call's keyword, in the languages of the word lists ("kräv_bekräftelse":
-# false, potwierdzenie_uzytkownika=false)
+# A flag that turns the user's confirmation off, in a JSON object or a call's keyword and
+# in the languages of the word lists ("confirm_with_user": false, "kräv_bekräftelse": false,
+# potwierdzenie_uzytkownika=false)
 _CONFIRM_WORD = (
     r"(?:confirm|conferma|confirma|bestätig|potwierdz|bekräft|bevestig|onay|"
     r"подтвержд|підтвердж|konfirmasi|xac_nhan|approv|zatwierdz|genehmig|godkänn)\w*"
