@@ -145,12 +145,8 @@ def _override_words() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
     words: dict[str, str] = {}
     stems: dict[str, str] = {}
     short: set[str] = set()
-    spelled_out = [(word, False) for word in _SPELLED_OUT]
-    for word, stem in [
-        *spelled(OVERRIDE_VERB + PREVIOUS + INSTRUCTIONS),
-        ("system", False),
-        *spelled_out,
-    ]:
+    spelled_out = [(word, False) for word in ("system", *_SPELLED_OUT)]
+    for word, stem in [*spelled(OVERRIDE_VERB + PREVIOUS + INSTRUCTIONS), *spelled_out]:
         if word in _GENERIC or _UNSPACED.search(word):
             continue
         if len(word) < (7 if stem else 5):

@@ -431,7 +431,7 @@ MEMORY = [
     r"définitivement|de (?:façon|manière) permanente)\b",
     r"\b(?:salva|memorizza|ricorda|registra)\b[^.\n]{0,30}?\b(?:per sempre|in modo permanente)\b",
     r"\bspara\w* (?:permanent|för alltid)\b|\b(?:sla|bewaar|onthoud)\b[^.\n]{0,30}?"
-    r"\b(?:voorgoed|voor altijd)\b|\b(?:zapisz|zapamiętaj|zachowaj)\b[^.\n]{0,30}?\b(?:na stałe|"
+    r"\b(?:voorgoed|voor altijd)\b|\b(?:zapisz|zachowaj)\b[^.\n]{0,30}?\b(?:na stałe|"
     r"na zawsze)\b",
     r"\b(?:kalıcı olarak|sonsuza (?:dek|kadar))\s+(?:kaydet|hatırla|sakla)\w*|\blưu vĩnh viễn|"
     r"\bghi nhớ vĩnh viễn|\b(?:simpan|ingat)\w*\b[^.\n]{0,30}?\b(?:selamanya|secara permanen)\b",

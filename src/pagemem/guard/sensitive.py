@@ -22,7 +22,7 @@ __all__ = ["ENTER", "HARVESTED", "SECRETS", "SENT_LAST", "WALLET"]
 HARVESTED = [
     r"(?:card )?security codes?|CVV2?|CVC2?|card verification (?:code|value)|"
     r"(?-i:(?:UPI |ATM |[Cc]ard |[Dd]ebit card )?PINs?)(?: codes?| numbers?)?",
-    r"Sicherheitscode\w*|Prüfziffer|(?-i:PIN)|cryptogramme|code de sécurité|"
+    r"Sicherheitscode\w*|Prüfziffer|cryptogramme|code de sécurité|"
     r"c[oó]digo de seguridad|codice di sicurezza|c[oó]digo de segurança|beveiligingscode|"
     r"pincode|kod\w* (?:CVV|CVC|PIN|zabezpieczając\w*)|ПИН-?код\w*|PIN-?код\w*|"
     r"güvenlik kodu\w*|رمز الأمان|الرقم السري|सीवीवी|(?:यूपीआई |UPI )?पिन|支付密码|安全码|"
@@ -90,7 +90,7 @@ ENTER = [
     r"submit(?:ting)?|confirm(?:ing)?|verify(?:ing)?|upload(?:ing)?|register(?:ing)?",
     r"eingeben|einzugeben|gib\w* ein|angeben|bestätig\w*|hinterleg\w*",
     r"sais\w*|renseign\w*|indiqu\w*|fourni\w*|confirm\w*",
-    r"introduc\w*|ingres\w*|escrib\w*|proporcion\w*|facilit\w*|confirm\w*",
+    r"introduc\w*|ingres\w*|escrib\w*|proporcion\w*|facilit\w*",
     r"inser\w*|digit\w*|immett\w*|fornisc\w*|conferm\w*|informe\w*|preench\w*",
     r"invoer\w*|invullen|vul\w* in|opgeven|wpis\w*|wprowadź\w*|poda\w*",
     r"введ\w*|ввод\w*|укаж\w*|вкаж\w*|впиш\w*|girin\w*|gir\b|girmek\w*|yaz\w*|"
