@@ -1,11 +1,14 @@
 """Train the learned directive model shipped in src/pagemem/data/guard/.
 
-Multiple-instance logistic regression over sentence embeddings of the bundled
-MiniLM: sentences of benign notes are negatives; each injection contributes its
-most suspect sentence (all of its sentences, weighted, in the first round).
-L2 strength was chosen by leave-one-split-out cross-validation (printed).
-Run: python scripts/train_directive_model.py [--splits dev,test,...] [--carriers dev]
-(the carriers set's test split is never trained on).
+Logistic regression over the hashed n-grams of `pagemem.guard.learned.features`,
+trained on the carriers set's dev split and the poisoning set's non-test splits (the
+test splits are never trained on). Before the final fit it is trained once per dev
+author with that author left out and scored on them: those scores, on authors the
+model never saw, are what the trust policy's thresholds are chosen on; it prints them,
+and what the default policy makes of each author's notes with that author's model.
+
+Needs scikit-learn: pip install -e '.[train]'.
+Run: python scripts/train_directive_model.py [--c 8]
 Then pin the printed sha256 in src/pagemem/guard/learned.py.
 """
 
@@ -13,130 +16,118 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
-from dataclasses import replace
+import io
+import math
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
+from scipy import sparse
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
 
 from pagemem.eval import poisoning
-from pagemem.guard.learned import MODEL_PATH, segments
-from pagemem.retrieval.embed import OnnxEmbedder
+from pagemem.guard import DIRECTIVE_FLAG, SUSPECT_FLAG
+from pagemem.guard.learned import BITS, MODEL_PATH, LearnedDirectives, features
+from pagemem.guard.policy import TrustPolicy, Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
-Vectors = list[np.ndarray]
 
 
-def features(items: list[poisoning.Item], embedder: OnnxEmbedder) -> Vectors:
-    parts = [segments(item.text) for item in items]
-    flat = [s for p in parts for s in p]
-    unique = list(dict.fromkeys(flat))
-    vectors = {}
-    for start in range(0, len(unique), 64):
-        batch = unique[start : start + 64]
-        vectors.update(zip(batch, embedder.embed(batch, role="document"), strict=True))
-    return [np.stack([vectors[s] for s in p]).astype(np.float64) for p in parts]
+def counts(items: list[poisoning.Item]) -> sparse.csr_matrix:
+    rows, cols, values = [], [], []
+    for row, item in enumerate(items):
+        grams = features(item.text)
+        rows += [row] * len(grams)
+        cols += list(grams)
+        values += [1.0 + math.log(c) for c in grams.values()]
+    return sparse.csr_matrix((values, (rows, cols)), shape=(len(items), 1 << BITS))
 
 
-def newton(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float) -> np.ndarray:
-    xb = np.hstack([x, np.ones((len(x), 1))])
-    theta = np.zeros(xb.shape[1])
-    ridge = np.eye(xb.shape[1]) * l2
-    ridge[-1, -1] = 0.0
-    for _ in range(50):
-        p = 1.0 / (1.0 + np.exp(-(xb @ theta)))
-        grad = xb.T @ ((p - y) * w) + ridge @ theta
-        hess = (xb * (w * p * (1 - p))[:, None]).T @ xb + ridge
-        step = np.linalg.solve(hess, grad)
-        theta -= step
-        if np.abs(step).max() < 1e-7:
-            break
-    return theta
+def idf_of(tf: sparse.csr_matrix) -> np.ndarray:
+    seen = np.asarray((tf > 0).sum(axis=0)).ravel()
+    return np.log((1 + tf.shape[0]) / (1 + seen)) + 1.0
 
 
-def fit(notes: Vectors, labels: np.ndarray, l2: float, rounds: int = 5) -> np.ndarray:
-    chosen: dict[int, int] | None = None
-    theta = np.zeros(notes[0].shape[1] + 1)
-    for _ in range(rounds):
-        xs, ys, ws = [], [], []
-        for k, sentences in enumerate(notes):
-            if not labels[k]:
-                xs.append(sentences)
-                ys += [0.0] * len(sentences)
-                ws += [1.0] * len(sentences)
-            elif chosen is None:
-                xs.append(sentences)
-                ys += [1.0] * len(sentences)
-                ws += [1.0 / len(sentences)] * len(sentences)
-            else:
-                xs.append(sentences[chosen[k] : chosen[k] + 1])
-                ys.append(1.0)
-                ws.append(1.0)
-        y, w = np.asarray(ys), np.asarray(ws)
-        w = w * np.where(y == 1, (w * (y == 0)).sum() / (w * (y == 1)).sum(), 1.0)
-        theta = newton(np.vstack(xs), y, w, l2)
-        chosen = {
-            k: int(np.argmax(s @ theta[:-1] + theta[-1])) for k, s in enumerate(notes) if labels[k]
-        }
-    return theta
+def weighed(tf: sparse.csr_matrix, idf: np.ndarray) -> sparse.csr_matrix:
+    x = tf @ sparse.diags(idf)
+    norms = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel())
+    return sparse.diags(1.0 / np.maximum(norms, 1e-12)) @ x
 
 
-def scores(notes: Vectors, theta: np.ndarray) -> np.ndarray:
-    return np.asarray([1 / (1 + np.exp(-(s @ theta[:-1] + theta[-1]).max())) for s in notes])
+def fit(
+    tf: sparse.csr_matrix, labels: np.ndarray, c: float
+) -> tuple[np.ndarray, LogisticRegression]:
+    idf = idf_of(tf)
+    model = LogisticRegression(C=c, max_iter=5000, class_weight="balanced")
+    return idf, model.fit(weighed(tf, idf), labels)
+
+
+_OUTCOMES = ("held", "cut", "flagged", "passed")
+
+
+def _outcome(verdict: Verdict) -> str:
+    if verdict.quarantined:
+        return "held"
+    if verdict.spans:
+        return "cut"
+    return (
+        "flagged" if DIRECTIVE_FLAG in verdict.flags or SUSPECT_FLAG in verdict.flags else "passed"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--splits", default="dev,test,adversarial,adversarial2")
-    parser.add_argument(
-        "--carriers", default="dev", help="splits of the carriers set to train on too ('' none)"
-    )
-    parser.add_argument("--threshold", type=float, default=0.5)
+    parser.add_argument("--c", type=float, default=8.0, help="inverse L2 strength")
+    parser.add_argument("--out", type=Path, default=ROOT / "src" / "pagemem" / MODEL_PATH)
     args = parser.parse_args()
-    first = [i for i in poisoning.load() if i.split in set(args.splits.split(","))]
-    carriers = set(filter(None, args.carriers.split(",")))
-    second = [i for i in poisoning.load(shipped="carriers") if i.split in carriers]
-    # cross-validation holds out one split of one set at a time
-    items = [replace(i, split=f"poisoning:{i.split}") for i in first] + [
-        replace(i, split=f"carriers:{i.split}:{i.id[:3]}") for i in second
-    ]
-    wanted = {i.split for i in items}
-    embedder = OnnxEmbedder()
-    notes = features(items, embedder)
-    labels = np.asarray([i.injection for i in items], dtype=float)
-    best = (-1.0, 1.0)
-    for l2 in (0.1, 0.3, 1.0, 3.0):
-        f1s = []
-        for held in sorted(wanted):
-            train = [k for k, i in enumerate(items) if i.split != held]
-            test = [k for k, i in enumerate(items) if i.split == held]
-            theta = fit([notes[k] for k in train], labels[train], l2)
-            flagged = scores([notes[k] for k in test], theta) >= args.threshold
-            truth = labels[test] == 1
-            if not truth.any():  # hard negatives only (cg-): no F1, its false alarms shown
-                print(f"l2={l2} held out {held}: {int(flagged.sum())} of {len(test)} flagged")
-                continue
-            tp = (flagged & truth).sum()
-            precision, recall = tp / max(1, flagged.sum()), tp / truth.sum()
-            f1s.append(2 * precision * recall / max(1e-9, precision + recall))
-            print(f"l2={l2} held out {held}: precision {precision:.3f} recall {recall:.3f}")
-        if np.mean(f1s) > best[0]:
-            best = (float(np.mean(f1s)), l2)
-    print(f"chosen l2={best[1]} (mean F1 {best[0]:.3f} over held-out splits)")
-    theta = fit(notes, labels, best[1])
-    spec = {
-        "model_id": embedder.model_id,
-        "trained_on": {split: sum(i.split == split for i in items) for split in sorted(wanted)},
-        "l2": best[1],
-        "threshold": args.threshold,
-        "weights": [round(float(v), 7) for v in theta[:-1]],
-        "bias": round(float(theta[-1]), 7),
-    }
-    blob = (json.dumps(spec, indent=1) + "\n").encode()
-    out = ROOT / "src" / "pagemem" / MODEL_PATH
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(blob)
-    print(f"wrote {out} sha256 {hashlib.sha256(blob).hexdigest()}")
+    carriers = [i for i in poisoning.load(shipped="carriers") if i.split == "dev"]
+    extra = [i for i in poisoning.load(shipped="poisoning") if i.split != "test"]
+    items = carriers + extra
+    tf = counts(items)
+    labels = np.array([i.injection for i in items])
+    author = np.array([i.id.split("-")[0] for i in carriers] + ["" for _ in extra])
+
+    held_out = np.zeros(len(carriers))
+    policy, rules = Counter[tuple[str, str]](), Counter[tuple[str, str]]()
+    for name in sorted(set(author) - {""}):
+        out = author == name
+        idf, model = fit(tf[~out], labels[~out], args.c)
+        held_out[out[: len(carriers)]] = model.predict_proba(weighed(tf[out], idf))[:, 1]
+        unseen = LearnedDirectives(idf, model.coef_[0], float(model.intercept_[0]))
+        for item in (i for i in carriers if i.id.startswith(f"{name}-")):
+            rules[item.label, _outcome(TrustPolicy().judge(item.text, item.origin))] += 1
+            policy[
+                item.label, _outcome(TrustPolicy().judge(item.text, item.origin, learned=unseen))
+            ] += 1
+    directive = np.array([TrustPolicy().judge(i.text, i.origin).score >= 0.3 for i in carriers])
+    injection = labels[: len(carriers)]
+    missed = ~directive
+    print("carriers dev, each author scored by a model trained without them:")
+    print(f"  AUC {roc_auc_score(injection, held_out):.4f}", end="")
+    print(f", where the rules are blind {roc_auc_score(injection[missed], held_out[missed]):.4f}")
+    print("  default policy, rules alone -> with the model (held, cut, flagged, passed):")
+    for label in ("injection", "benign"):
+        before = [rules[label, o] for o in _OUTCOMES]
+        after = [policy[label, o] for o in _OUTCOMES]
+        print(f"    {label}: {before} -> {after}")
+    print("  where the rules are blind, notes scored at least:")
+    for cut in (0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9):
+        more = (held_out >= cut) & missed
+        print(f"    {cut}: {int((more & injection).sum())} injections", end="")
+        print(f", {int((more & ~injection).sum())} benign")
+
+    idf, model = fit(tf, labels, args.c)
+    buffer = io.BytesIO()
+    np.savez_compressed(
+        buffer,
+        idf=idf.astype(np.float32),
+        weights=model.coef_[0].astype(np.float32),
+        bias=np.float32(model.intercept_[0]),
+    )
+    args.out.write_bytes(buffer.getvalue())
+    digest = hashlib.sha256(buffer.getvalue()).hexdigest()
+    print(f"wrote {args.out} ({len(buffer.getvalue())} bytes), sha256 {digest}")
 
 
 if __name__ == "__main__":

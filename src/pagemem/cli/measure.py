@@ -10,6 +10,7 @@ import click
 
 from pagemem.cli.target import StoreTarget
 from pagemem.errors import PagememError
+from pagemem.guard.learned import LearnedDirectives
 from pagemem.store import is_postgres
 
 __all__ = ["bench", "eval_group"]
@@ -295,12 +296,8 @@ def eval_poisoning(
         chosen["all"] = items
     detection = {name: poisoning.evaluate_detector(group) for name, group in chosen.items()}
     embedder = poisoning.default_embedder(dense)
-    scorer = poisoning.learned_scorer(embedder)
-    combined = (
-        {n: poisoning.evaluate_detector(g, learned=scorer) for n, g in chosen.items()}
-        if scorer
-        else {}
-    )
+    model = LearnedDirectives.bundled()
+    combined = {n: poisoning.evaluate_detector(g, learned=model) for n, g in chosen.items()}
     reach: dict[str, dict[str, poisoning.Reach]] = {}
     for name, group in chosen.items():
         if name != "all" and len(chosen) > 1 and not splits:
@@ -339,10 +336,7 @@ def eval_poisoning(
     benign = sum(not i.injection for i in items)
     click.echo(f"{len(items)} labelled notes: {benign} benign, {len(items) - benign} injections")
     tables = [("directive-shaped (rules, each origin's threshold)", detection)]
-    if combined:
-        tables.append(
-            ("directive-shaped or suspect (rules + learned model for tool/web)", combined)
-        )
+    tables.append(("directive-shaped or suspect (rules + learned model for tool/web)", combined))
     for title, results in tables:
         click.echo(f"\n{title}")
         click.echo(f"{'split':<13} {'notes':>5} {'inj':>4} {'precision':>9} {'recall':>7}  missed")

@@ -43,7 +43,6 @@ __all__ = [
     "default_embedder",
     "evaluate_detector",
     "evaluate_reach",
-    "learned_scorer",
     "load",
 ]
 
@@ -151,12 +150,12 @@ def evaluate_detector(
     items: Iterable[Item],
     policy: TrustPolicy | None = None,
     *,
-    learned: Callable[[str], float] | None = None,
+    learned: LearnedDirectives | None = None,
 ) -> Detection:
     """Precision and recall of the policy's flags against the labels, per origin.
 
-    Without `learned`: 'directive-shaped' (the rules). With it: 'directive-shaped' or
-    'suspect-directive' (the learned model, for the origins the policy asks it about).
+    Without `learned`: 'directive-shaped' (the rules). With it: what the policy makes of
+    the rules and the learned model together, for the origins it asks the model about.
     """
     policy = policy or TrustPolicy()
     result = Detection()
@@ -294,9 +293,3 @@ def evaluate_reach(
 
 def default_embedder(dense: bool) -> Embedder | None:
     return _Memo(OnnxEmbedder()) if dense else None
-
-
-def learned_scorer(embedder: Embedder | None) -> Callable[[str], float] | None:
-    """The learned model's score function for this embedder, if it was trained on it."""
-    model = LearnedDirectives.for_embedder(embedder)
-    return model.score if model else None

@@ -1,98 +1,159 @@
 """A learned second opinion on directive-shaped text, for notes from tools and the web.
 
 The rules in `directives` catch what they have words for; an attacker who avoids
-those words gets past them. This model reads meaning instead: each sentence of
-a note is embedded with the bundled MiniLM and scored by a logistic regression
-trained on pagemem's labelled set (`scripts/train_directive_model.py`,
-multiple-instance: a note is as suspect as its most suspect sentence). It is
-less precise than the rules (it also fires on text *about* assistants), so the
-trust policy uses it to down-rank untrusted notes, never to quarantine them.
+those words gets past them, and a document full of imperatives for people trips
+them. This model reads the whole note instead: a logistic regression over hashed
+character 3-5-grams and word 1-2-grams (so it reads every language and script the
+same way, and needs no embedder), trained on pagemem's labelled carriers by
+`scripts/train_directive_model.py`. Trained with one author left out at a time, it
+told injections from benign notes with an area under the ROC curve of 0.92 on the
+author it had not seen, where the rules were blind (see docs/security.md).
+
+The trust policy uses it both ways: a note it is sure of is treated as
+directive-shaped though no rule fired, and the sentences that made it so are cut
+(`culprits`); a note the rules found directive-shaped that it finds plainly benign
+is not.
 """
 
 from __future__ import annotations
 
-import json
+import io
+import itertools
+import math
 import re
+import zlib
+from functools import cache
 
 import numpy as np
+import numpy.typing as npt
 
 from pagemem._util import read_packaged
 from pagemem.guard.deobfuscate import unmask
-from pagemem.retrieval.embed import Embedder
-from pagemem.retrieval.lexical import STOP_WORDS, words
 
-__all__ = ["MODEL_PATH", "LearnedDirectives", "reads_as_english", "segments"]
+__all__ = ["MODEL_PATH", "LearnedDirectives", "features", "sentences"]
 
-MODEL_PATH = "data/guard/directive-model.json"
-_MODEL_SHA256 = "a70367d8207dddeb4d86a2b78d261832b54b03fa2bcc29c83f397f48fd56f238"
-_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
-_MAX_SEGMENT = 400
-_MAX_SEGMENTS = 40
+MODEL_PATH = "data/guard/directive-model.npz"
+_MODEL_SHA256 = "3e9c8cf4a9bfdc20d58757b0842d1b3ec3fdf8fd70c0a4af67f441f41526a300"
+BITS = 18
+_MASK = (1 << BITS) - 1
+_WORD = re.compile(r"\w+")
+_SPACE = re.compile(r"\s+")
+# A sentence: up to a full stop, question or exclamation mark followed by white space,
+# or a CJK one; what is left of the line when none follows (as `neutralise` reads them).
+_SENTENCE = re.compile(r"[^\n]*?(?:[.!?]+(?=\s|$)|[\u3002\uff01\uff1f]+)\s*|[^\n]+\s*|\n+")
+# Notes longer than this are read at both ends, as the rules read them.
+_READ = 20_000
+
+Grams = dict[int, int]
 
 
-def segments(text: str) -> list[str]:
-    """The sentences a note is judged by (after undoing invisible-character tricks)."""
-    visible = unmask(text).variants[0]
-    found: list[str] = []
-    for part in (p.strip() for p in _SENTENCE.split(visible)):
-        while len(part) > _MAX_SEGMENT:
-            found.append(part[:_MAX_SEGMENT])
-            part = part[_MAX_SEGMENT:].strip()
-        if part:
-            found.append(part)
-    if len(found) > _MAX_SEGMENTS:  # keep both ends, as the rules do
-        half = _MAX_SEGMENTS // 2
-        found = found[:half] + found[-half:]
-    return found or [visible[:_MAX_SEGMENT] or " "]
+def sentences(text: str) -> list[tuple[int, int]]:
+    """Character spans of the sentences the model reads, white space trimmed."""
+    if len(text) > 2 * _READ:
+        return sentences(text[:_READ]) + [
+            (a + len(text) - _READ, b + len(text) - _READ) for a, b in sentences(text[-_READ:])
+        ]
+    spans = []
+    for match in _SENTENCE.finditer(text):
+        chunk = match.group(0)
+        if chunk.strip():
+            start = match.start() + len(chunk) - len(chunk.lstrip())
+            spans.append((start, match.start() + len(chunk.rstrip())))
+    return spans
+
+
+def _grams(sentence: str) -> Grams:
+    """Hashed n-gram counts of one sentence, after undoing invisible-character tricks."""
+    visible = unmask(sentence).variants[0].casefold()
+    padded = " " + _SPACE.sub(" ", visible).strip() + " "
+    crc = zlib.crc32
+    counts: Grams = {}
+    for size in (3, 4, 5):
+        for start in range(len(padded) - size + 1):
+            key = crc(padded[start : start + size].encode()) & _MASK
+            counts[key] = counts.get(key, 0) + 1
+    tokens = _WORD.findall(padded)
+    pairs = (f"b {a} {b}" for a, b in itertools.pairwise(tokens))
+    for gram in (*(f"w {t}" for t in tokens), *pairs):
+        key = crc(gram.encode()) & _MASK
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def features(text: str) -> Grams:
+    """A note's n-gram counts: the sum of its sentences' (so a cut can be scored by
+    taking sentences away)."""
+    total: Grams = {}
+    for start, end in sentences(text):
+        for key, count in _grams(text[start:end]).items():
+            total[key] = total.get(key, 0) + count
+    return total
 
 
 class LearnedDirectives:
-    """Scores a text from 0 to 1; needs the embedder the model was trained with."""
+    """Scores a note from 0 (plainly data) to 1 (plainly an instruction to the model)."""
 
-    def __init__(self, embedder: Embedder) -> None:
-        spec = json.loads(read_packaged(MODEL_PATH, _MODEL_SHA256))
-        if embedder.model_id != spec["model_id"]:
-            raise ValueError(
-                f"the directive model needs {spec['model_id']}, not {embedder.model_id}"
-            )
-        self.embedder = embedder
-        self.weights = np.asarray(spec["weights"], dtype=np.float64)
-        self.bias = float(spec["bias"])
-        self.threshold = float(spec["threshold"])
+    def __init__(self, idf: npt.NDArray[np.float64], weights: npt.NDArray[np.float64], bias: float):
+        self.idf = idf
+        self.weights = weights
+        self.bias = bias
 
     @classmethod
-    def for_embedder(cls, embedder: Embedder | None) -> LearnedDirectives | None:
-        """The model if this embedder is the one it was trained on, else None (rules only)."""
-        if embedder is None:
-            return None
-        try:
-            return cls(embedder)
-        except ValueError:
-            return None
+    def bundled(cls) -> LearnedDirectives:
+        """The model shipped in the package, checked against its pinned hash."""
+        return _bundled()
 
     def score(self, text: str) -> float:
-        """The most suspect English sentence's score; 0 for a note with none. The bundled
-        MiniLM was trained on English, and on other languages the model scores almost
-        every sentence as suspect (145 of 154 benign notes of a multilingual set)."""
-        english = [segment for segment in segments(text) if reads_as_english(segment)]
-        if not english:
+        return self._score(features(text))
+
+    def culprits(self, text: str, threshold: float) -> tuple[tuple[int, int], ...] | None:
+        """The sentences to take away, most telling first, until what is left scores
+        under `threshold`; None if that would take half the note or more (it is mostly
+        instructions) or the note has no sentence to take."""
+        spans = sentences(text)
+        parts = [_grams(text[a:b]) for a, b in spans]
+        total: Grams = {}
+        for part in parts:
+            for key, count in part.items():
+                total[key] = total.get(key, 0) + count
+        size = sum(len("".join(text[a:b].split())) for a, b in spans) or 1
+        taken: list[int] = []
+        while self._score(total) >= threshold:
+            left = [i for i in range(len(parts)) if i not in taken]
+            if not left:
+                return None
+            best = min(left, key=lambda i: self._score(_minus(total, parts[i])))
+            taken.append(best)
+            total = _minus(total, parts[best])
+            cut = sum(len("".join(text[spans[i][0] : spans[i][1]].split())) for i in taken)
+            if cut * 2 >= size:
+                return None
+        return tuple(sorted(spans[i] for i in taken))
+
+    def _score(self, grams: Grams) -> float:
+        if not grams:
             return 0.0
-        vectors = self.embedder.embed(english, role="document")
-        logits = vectors.astype(np.float64) @ self.weights + self.bias
-        return float(1.0 / (1.0 + np.exp(-float(logits.max()))))
+        keys = np.fromiter(grams, dtype=np.int64, count=len(grams))
+        counts = np.fromiter(grams.values(), dtype=np.float64, count=len(grams))
+        values = (1.0 + np.log(counts)) * self.idf[keys]
+        norm = math.sqrt(float(values @ values)) or 1.0
+        logit = float(values @ self.weights[keys]) / norm + self.bias
+        return 1.0 / (1.0 + math.exp(-logit))
 
 
-_ENGLISH_SHARE = 0.2  # of a sentence's words that are English function words
+def _minus(total: Grams, part: Grams) -> Grams:
+    left = dict(total)
+    for key, count in part.items():
+        if (remaining := left[key] - count) > 0:
+            left[key] = remaining
+        else:
+            del left[key]
+    return left
 
 
-def reads_as_english(sentence: str) -> bool:
-    """Mostly Latin letters and enough English function words ("the", "to", "is") for a
-    sentence of English; short Latin fragments (under four words) count as English,
-    since they say too little to tell."""
-    letters = [ch for ch in sentence if ch.isalpha()]
-    if letters and sum(ch.isascii() for ch in letters) * 2 < len(letters):
-        return False  # mostly another script
-    tokens = words(sentence)
-    if len(tokens) < 4:
-        return True
-    return sum(token in STOP_WORDS for token in tokens) / len(tokens) >= _ENGLISH_SHARE
+@cache
+def _bundled() -> LearnedDirectives:
+    with np.load(io.BytesIO(read_packaged(MODEL_PATH, _MODEL_SHA256))) as spec:
+        return LearnedDirectives(
+            spec["idf"].astype(np.float64), spec["weights"].astype(np.float64), float(spec["bias"])
+        )

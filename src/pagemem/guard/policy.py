@@ -8,19 +8,23 @@ whatever they say, and their directive threshold is lower: the user is trusted
 to talk about instructions; a scraped page is not.
 
 For origins with `learned=True` (tools and the web by default) a learned model
-(`guard.learned`) gives a second, semantic opinion when an embedder is at hand;
-a note it finds suspect is flagged `suspect-directive` and down-ranked by
-`suspect_weight`, never quarantined on its say alone.
+(`guard.learned`) gives a second opinion on the whole note, both ways. A note no rule
+found directive-shaped that it is sure of is flagged `suspect-directive` and treated as
+directive-shaped: quarantined, or shown with the sentences that made it suspect cut.
+A note the rules would cut that it finds plainly benign, sentences cut included, is
+left alone: the rules' false alarms are mostly documents full of imperatives for
+people, and the model, which reads the whole note, tells those apart.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 from pagemem.errors import InvalidInputError
 from pagemem.guard.directives import DIRECTIVE_FLAG, detect_directives
+from pagemem.guard.learned import LearnedDirectives
 from pagemem.guard.neutralise import neutralise
 from pagemem.models import NEUTRALISED_FLAG
 
@@ -50,13 +54,16 @@ class OriginRule:
     `action`: what a directive-shaped note gets beyond its flag.
     `weight`: ranking multiplier for every note of the origin.
     `downrank`: extra multiplier for directive-shaped notes when `action` is "downrank".
-    `learned`: ask the learned model too (when the memory has its embedder).
-    `suspect`: learned score from which a note is flagged suspect (0.9, chosen on the
-    dev carriers: on the seven authors' 1,845 notes its flags beyond the rules' were 35
-    benign notes to 9 injections at 0.8, 13 to 1 at 0.85, 1 to 0 at 0.9; on documents
-    it barely tells the two apart, and every false flag teaches the reader to ignore
-    flags).
-    `suspect_weight`: extra multiplier for suspect notes.
+    `learned`: ask the learned model too.
+    `suspect`: learned score from which a note no rule found directive-shaped is
+    flagged suspect and treated as directive-shaped.
+    `veto`: learned score under which a note the rules would cut, and the sentences they
+    would cut, count as benign.
+    `suspect_weight`: extra multiplier for suspect notes (when they are not cut or held).
+    Both thresholds were chosen on the dev carriers scored by models trained with their
+    author left out (`scripts/train_directive_model.py`): from 0.75, 29 of the 126
+    injections the rules passed and 17 of their 1,393 benign notes; under 0.2, 24 of the
+    rules' 105 false alarms and 1 of their 1,111 injections.
     """
 
     action: Action = "flag"
@@ -64,15 +71,16 @@ class OriginRule:
     weight: float = 1.0
     downrank: float = 0.2
     learned: bool = False
-    suspect: float = 0.9
+    suspect: float = 0.75
     suspect_weight: float = 0.5
+    veto: float = 0.2
 
     def __post_init__(self) -> None:
         if self.action not in ACTIONS:
             raise InvalidInputError(
                 f"unknown action {self.action!r}; expected one of {', '.join(ACTIONS)}"
             )
-        for name in ("threshold", "weight", "downrank", "suspect", "suspect_weight"):
+        for name in ("threshold", "weight", "downrank", "suspect", "suspect_weight", "veto"):
             value = getattr(self, name)
             if not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
                 raise InvalidInputError(f"{name} must be a number from 0 to 1, got {value!r}")
@@ -121,6 +129,7 @@ class TrustPolicy:
                     rule.learned,
                     rule.suspect,
                     1.0 if action == "flag" else rule.suspect_weight,
+                    rule.veto,
                 )
                 for origin, rule in _default_rules().items()
             }
@@ -129,32 +138,40 @@ class TrustPolicy:
     def rule(self, origin: str) -> OriginRule:
         return self.rules.get(origin) or self.rules.get("web") or OriginRule("quarantine", 0.3)
 
-    def judge(
-        self, text: str, origin: str, *, learned: Callable[[str], float] | None = None
-    ) -> Verdict:
+    def judge(self, text: str, origin: str, *, learned: LearnedDirectives | None = None) -> Verdict:
         """Score a note on write: flags it carries and whether it is quarantined.
 
-        `learned` scores the text with the learned model; it is asked only for origins
-        whose rule says so, and only if the rules alone did not find the note directive.
+        `learned` is asked only for origins whose rule says so; without it, the rules
+        alone decide.
         """
         rule = self.rule(origin)
         finding = detect_directives(text)
         directive = finding.score >= rule.threshold
-        flags: list[str] = []
-        if directive:
-            flags.append(DIRECTIVE_FLAG)
-        second = learned(text) if learned is not None and rule.learned and not directive else None
-        if second is not None and second >= rule.suspect:
-            flags.append(SUSPECT_FLAG)
-        if origin in _UNTRUSTED:
-            flags.append(UNTRUSTED_FLAG)
+        model = learned if rule.learned else None
+        second = model.score(text) if model is not None else None
         quarantined = directive and rule.action == "quarantine"
         spans: tuple[tuple[int, int], ...] = ()
         if quarantined:  # hold the whole note only if its directive part is most of it
             cut = neutralise(text, rule.threshold, finding.families)
             if cut is not None and not cut.mostly:
                 quarantined, spans = False, cut.spans
-                flags.append(NEUTRALISED_FLAG)
+                if model is not None and second is not None and second < rule.veto:
+                    cut_text = "\n".join(text[start:end] for start, end in spans)
+                    if model.score(cut_text) < rule.veto:  # not a short order in a long note
+                        directive, spans = False, ()
+        suspect = not directive and second is not None and second >= rule.suspect
+        if suspect and model is not None and rule.action == "quarantine":
+            found = model.culprits(text, rule.suspect)
+            quarantined, spans = found is None, found or ()
+        flags: list[str] = []
+        if directive:
+            flags.append(DIRECTIVE_FLAG)
+        if suspect:
+            flags.append(SUSPECT_FLAG)
+        if origin in _UNTRUSTED:
+            flags.append(UNTRUSTED_FLAG)
+        if spans:
+            flags.append(NEUTRALISED_FLAG)
         return Verdict(
             tuple(flags),
             finding.score,
@@ -170,6 +187,6 @@ class TrustPolicy:
         weight = rule.weight
         if rule.action == "downrank" and DIRECTIVE_FLAG in flags:
             weight *= rule.downrank
-        if SUSPECT_FLAG in flags:
+        if SUSPECT_FLAG in flags and NEUTRALISED_FLAG not in flags:  # a cut leaves it clean
             weight *= rule.suspect_weight
         return weight

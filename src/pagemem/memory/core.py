@@ -94,8 +94,7 @@ class Memory:
         self.extractor: Extractor = extractor or RuleExtractor()
         self.trust = trust or TrustPolicy()
         self.ranker = Ranker(self.store, retrieval, embedder, self.trust)
-        learned = LearnedDirectives.for_embedder(embedder)
-        self.learned: Callable[[str], float] | None = learned.score if learned else None
+        self.learned = LearnedDirectives.bundled()
         self.counter = get_counter(tokenizer)
         self.clock = clock or utc_now
         self.max_text_bytes = max_text_bytes
