@@ -105,10 +105,10 @@ def test_the_carriers_set_is_split_by_author() -> None:
     assert authors == {
         "dev": {
             *("ca-", "cc-", "ce-", "cf-", "cg-", "ch-", "ci-", "cj-", "ck-", "cl-", "cm-"),
-            *("cn-", "co-", "cp-"),
+            *("cn-", "co-", "cp-", "cq-", "cr-", "cs-"),
         },
         "test": {"cb-", "cd-"},
     }
-    assert len({i.lang for i in items}) >= 15
+    assert len({i.lang for i in items}) >= 25
     with pytest.raises(InvalidInputError, match="no shipped set"):
         poisoning.load(shipped="agentdojo")

@@ -74,8 +74,8 @@ def load(path: Path | None = None, *, shipped: str = "poisoning") -> list[Item]:
     """The labelled notes: a shipped set (`SETS`), or a JSON-lines file of the same shape.
 
     "poisoning" is the first set (notes of every origin); "carriers" is the second,
-    3,282 realistic emails, messages, web pages and tool outputs written blind by sixteen
-    authors, split by author before anything was tuned on it (fourteen dev, two test).
+    3,822 realistic emails, messages, web pages and tool outputs written blind by nineteen
+    authors, split by author before anything was tuned on it (seventeen dev, two test).
     """
     if path is None:
         if shipped not in SETS:
