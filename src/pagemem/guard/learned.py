@@ -6,8 +6,8 @@ them. This model reads the whole note instead: a logistic regression over hashed
 character 3-5-grams and word 1-2-grams (so it reads every language and script the
 same way, and needs no embedder), trained on pagemem's labelled carriers by
 `scripts/train_directive_model.py`. Trained with one author left out at a time, it
-told injections from benign notes with an area under the ROC curve of 0.92 on the
-author it had not seen, where the rules were blind (see docs/security.md).
+told injections from benign notes with an area under the ROC curve of 0.93 on the
+author it had not seen, 0.91 on the notes the rules pass (see docs/security.md).
 
 The trust policy uses it both ways: a note it is sure of is treated as
 directive-shaped though no rule fired, and the sentences that made it so are cut
@@ -33,7 +33,7 @@ from pagemem.guard.deobfuscate import unmask
 __all__ = ["MODEL_PATH", "LearnedDirectives", "features", "sentences"]
 
 MODEL_PATH = "data/guard/directive-model.npz"
-_MODEL_SHA256 = "3e9c8cf4a9bfdc20d58757b0842d1b3ec3fdf8fd70c0a4af67f441f41526a300"
+_MODEL_SHA256 = "f09557068c110cc53f84abf17ccb87c709e4a9055e2b8014ea97129d4344a4a6"
 BITS = 18
 _MASK = (1 << BITS) - 1
 _WORD = re.compile(r"\w+")
@@ -41,6 +41,19 @@ _SPACE = re.compile(r"\s+")
 # A sentence: up to a full stop, question or exclamation mark followed by white space,
 # or a CJK one; what is left of the line when none follows (as `neutralise` reads them).
 _SENTENCE = re.compile(r"[^\n]*?(?:[.!?]+(?=\s|$)|[\u3002\uff01\uff1f]+)\s*|[^\n]+\s*|\n+")
+# Links, mail addresses and host names are not read: every labelled set makes its
+# addresses up (evil.example), so a model that read them learned the convention (half
+# its gain on dev went when the hosts were rewritten as real-looking ones), and one that
+# read them as a kind of token learned that an address means an injection (it flagged
+# 814 of 17,503 documentation paragraphs). Whether an address is where data goes is the
+# rules' and the side-effect check's to judge.
+_ADDRESSES = re.compile(
+    r"\b(?:[a-z][a-z0-9+.-]*://|www\.)[^\s<>\"'()\[\]]+"  # links
+    r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"  # mail addresses
+    r"|\b(?:[a-z0-9-]+\.)+(?:example|test|invalid|localhost|com|net|org|io|info|biz|xyz|co"
+    r"|app|dev|ru|de|fr|cn|jp|uk|it|es|nl|pl|br|in|kr|tr|ua|se|ch|at|be|eu|us|ca|au)\b"
+    r"(?:/\S*)?"  # host names, with a path
+)
 # Notes longer than this are read at both ends, as the rules read them.
 _READ = 20_000
 
@@ -64,7 +77,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 def _grams(sentence: str) -> Grams:
     """Hashed n-gram counts of one sentence, after undoing invisible-character tricks."""
-    visible = unmask(sentence).variants[0].casefold()
+    visible = _ADDRESSES.sub(" ", unmask(sentence).variants[0].casefold())
     padded = " " + _SPACE.sub(" ", visible).strip() + " "
     crc = zlib.crc32
     counts: Grams = {}

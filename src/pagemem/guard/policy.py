@@ -61,9 +61,10 @@ class OriginRule:
     would cut, count as benign.
     `suspect_weight`: extra multiplier for suspect notes (when they are not cut or held).
     Both thresholds were chosen on the dev carriers scored by models trained with their
-    author left out (`scripts/train_directive_model.py`): from 0.75, 29 of the 126
-    injections the rules passed and 17 of their 1,393 benign notes; under 0.2, 24 of the
-    rules' 105 false alarms and 1 of their 1,111 injections.
+    author left out (`scripts/train_directive_model.py`, seventeen authors): from 0.8,
+    28 of the 216 injections the rules passed and 5 of their 1,629 benign notes (0.75
+    flagged 107 paragraphs of documentation beyond the rules, 0.8 38); under 0.2, 29 of
+    the rules' 139 false alarms and 1 of their 1,291 injections.
     """
 
     action: Action = "flag"
@@ -71,7 +72,7 @@ class OriginRule:
     weight: float = 1.0
     downrank: float = 0.2
     learned: bool = False
-    suspect: float = 0.75
+    suspect: float = 0.8
     suspect_weight: float = 0.5
     veto: float = 0.2
 
