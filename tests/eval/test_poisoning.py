@@ -105,7 +105,7 @@ def test_the_carriers_set_is_split_by_author() -> None:
     assert authors == {
         "dev": {
             *("ca-", "cc-", "ce-", "cf-", "cg-", "ch-", "ci-", "cj-", "ck-", "cl-", "cm-"),
-            *("cn-", "co-", "cp-", "cq-", "cr-", "cs-"),
+            *("cn-", "co-", "cp-", "cq-", "cr-", "cs-", "ct-", "cu-", "cv-"),
         },
         "test": {"cb-", "cd-"},
     }
