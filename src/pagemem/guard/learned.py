@@ -6,8 +6,8 @@ them. This model reads the whole note instead: a logistic regression over hashed
 character 3-5-grams and word 1-2-grams (so it reads every language and script the
 same way, and needs no embedder), trained on pagemem's labelled carriers by
 `scripts/train_directive_model.py`. Trained with one author left out at a time, it
-told injections from benign notes with an area under the ROC curve of 0.93 on the
-author it had not seen, 0.91 on the notes the rules pass (see docs/security.md).
+told injections from benign notes with an area under the ROC curve of 0.94 on the
+author it had not seen, 0.92 on the notes the rules pass (see docs/security.md).
 
 The trust policy uses it both ways: a note it is sure of is treated as
 directive-shaped though no rule fired, and the sentences that made it so are cut
@@ -33,7 +33,7 @@ from pagemem.guard.deobfuscate import unmask
 __all__ = ["MODEL_PATH", "LearnedDirectives", "features", "sentences"]
 
 MODEL_PATH = "data/guard/directive-model.npz"
-_MODEL_SHA256 = "f09557068c110cc53f84abf17ccb87c709e4a9055e2b8014ea97129d4344a4a6"
+_MODEL_SHA256 = "cc8f255e4c87198c74fad08192f4bf0fe21247e735d3157cc647f6325b013f5c"
 BITS = 18
 _MASK = (1 << BITS) - 1
 _WORD = re.compile(r"\w+")
