@@ -39,7 +39,7 @@ _MASK = (1 << BITS) - 1
 _WORD = re.compile(r"\w+")
 _SPACE = re.compile(r"\s+")
 # A sentence: up to a full stop, question or exclamation mark followed by white space,
-# or a CJK one; what is left of the line when none follows (as `neutralise` reads them).
+# or a CJK one; what is left of the line when none follows.
 _SENTENCE = re.compile(r"[^\n]*?(?:[.!?]+(?=\s|$)|[\u3002\uff01\uff1f]+)\s*|[^\n]+\s*|\n+")
 # Links, mail addresses and host names are not read: every labelled set makes its
 # addresses up (evil.example), so a model that read them learned the convention (half
