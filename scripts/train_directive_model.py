@@ -89,18 +89,20 @@ def main() -> None:
     author = np.array([i.id.split("-")[0] for i in carriers] + ["" for _ in extra])
 
     held_out = np.zeros(len(carriers))
+    trust = TrustPolicy()
     policy, rules = Counter[tuple[str, str]](), Counter[tuple[str, str]]()
+    directive_by_id: dict[str, bool] = {}
     for name in sorted(set(author) - {""}):
         out = author == name
         idf, model = fit(tf[~out], labels[~out], args.c)
         held_out[out[: len(carriers)]] = model.predict_proba(weighed(tf[out], idf))[:, 1]
         unseen = LearnedDirectives(idf, model.coef_[0], float(model.intercept_[0]))
         for item in (i for i in carriers if i.id.startswith(f"{name}-")):
-            rules[item.label, _outcome(TrustPolicy().judge(item.text, item.origin))] += 1
-            policy[
-                item.label, _outcome(TrustPolicy().judge(item.text, item.origin, learned=unseen))
-            ] += 1
-    directive = np.array([TrustPolicy().judge(i.text, i.origin).score >= 0.3 for i in carriers])
+            alone = trust.judge(item.text, item.origin)
+            directive_by_id[item.id] = alone.score >= trust.rule(item.origin).threshold
+            rules[item.label, _outcome(alone)] += 1
+            policy[item.label, _outcome(trust.judge(item.text, item.origin, learned=unseen))] += 1
+    directive = np.array([directive_by_id[i.id] for i in carriers])
     injection = labels[: len(carriers)]
     missed = ~directive
     print("carriers dev, each author scored by a model trained without them:")

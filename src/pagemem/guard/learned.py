@@ -22,6 +22,7 @@ import itertools
 import math
 import re
 import zlib
+from collections.abc import Iterable
 from functools import cache
 
 import numpy as np
@@ -29,6 +30,7 @@ import numpy.typing as npt
 
 from pagemem._util import read_packaged
 from pagemem.guard.deobfuscate import unmask
+from pagemem.guard.neutralise import MOSTLY
 
 __all__ = ["MODEL_PATH", "LearnedDirectives", "features", "sentences"]
 
@@ -96,11 +98,7 @@ def _grams(sentence: str) -> Grams:
 def features(text: str) -> Grams:
     """A note's n-gram counts: the sum of its sentences' (so a cut can be scored by
     taking sentences away)."""
-    total: Grams = {}
-    for start, end in sentences(text):
-        for key, count in _grams(text[start:end]).items():
-            total[key] = total.get(key, 0) + count
-    return total
+    return _summed(_grams(text[start:end]) for start, end in sentences(text))
 
 
 class LearnedDirectives:
@@ -125,23 +123,21 @@ class LearnedDirectives:
         instructions) or the note has no sentence to take."""
         spans = sentences(text)
         parts = [_grams(text[a:b]) for a, b in spans]
-        total: Grams = {}
-        for part in parts:
-            for key, count in part.items():
-                total[key] = total.get(key, 0) + count
-        size = sum(len("".join(text[a:b].split())) for a, b in spans) or 1
-        taken: list[int] = []
+        sizes = [len("".join(text[a:b].split())) for a, b in spans]  # white space aside
+        total, whole = _summed(parts), sum(sizes) or 1
+        taken: set[int] = set()
+        cut = 0
         while self._score(total) >= threshold:
             left = [i for i in range(len(parts)) if i not in taken]
             if not left:
                 return None
             best = min(left, key=lambda i: self._score(_minus(total, parts[i])))
-            taken.append(best)
+            taken.add(best)
             total = _minus(total, parts[best])
-            cut = sum(len("".join(text[spans[i][0] : spans[i][1]].split())) for i in taken)
-            if cut * 2 >= size:
+            cut += sizes[best]
+            if cut / whole >= MOSTLY:
                 return None
-        return tuple(sorted(spans[i] for i in taken))
+        return tuple(spans[i] for i in sorted(taken))
 
     def _score(self, grams: Grams) -> float:
         if not grams:
@@ -152,6 +148,14 @@ class LearnedDirectives:
         norm = math.sqrt(float(values @ values)) or 1.0
         logit = float(values @ self.weights[keys]) / norm + self.bias
         return 1.0 / (1.0 + math.exp(-logit))
+
+
+def _summed(parts: Iterable[Grams]) -> Grams:
+    total: Grams = {}
+    for part in parts:
+        for key, count in part.items():
+            total[key] = total.get(key, 0) + count
+    return total
 
 
 def _minus(total: Grams, part: Grams) -> Grams:
