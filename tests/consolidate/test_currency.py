@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -12,10 +13,18 @@ from pagemem.models import Hit, Record, Scope
 SCOPE = Scope("acme", "priya")
 
 
-def _hit(record_id: str, text: str, score: float, year: int, key: str | None = None) -> Hit:
+def _hit(
+    record_id: str,
+    text: str,
+    score: float,
+    year: int,
+    key: str | None = None,
+    origin: str = "user",
+    flags: tuple[str, ...] = (),
+) -> Hit:
     when = datetime(year, 1, 1, tzinfo=UTC)
-    record = Record(record_id, SCOPE, text, "semantic", "user", "", when, when, key=key)
-    return Hit(record, score)
+    record = Record(record_id, SCOPE, text, "semantic", origin, "", when, when, key=key)
+    return Hit(replace(record, flags=flags), score)
 
 
 def _far(a: str, b: str) -> float:  # every pair far apart in meaning
@@ -33,6 +42,27 @@ def test_facts_a_question_finds_about_as_well_with_rival_values_read_newest_firs
     # the two homes take the places they held, the newer first; nothing is marked
     assert [h.record.id for h in shown] == ["a3", "a2", "a1"]
     assert not any(f.startswith(OUTDATED) for h in shown for f in h.flags)
+
+
+@pytest.mark.parametrize(
+    ("origin", "flags"),
+    [("web", ()), ("tool", ()), ("user", ("directive-shaped",)), ("user", ("neutralised",))],
+)
+def test_a_less_trusted_or_flagged_note_is_not_read_as_the_newer_value(
+    origin: str, flags: tuple[str, ...]
+) -> None:
+    """As on write: a page that says the user moved does not move them."""
+    hits = [
+        _hit("a1", OLD, 1.0, 2022),
+        _hit("a2", OTHER, 0.9, 2022),
+        _hit("a3", NEW, 0.6, 2023, origin=origin, flags=flags),
+    ]
+    shown = arrange(hits, 5, cosine=_far)
+    assert [h.record.id for h in shown] == ["a1", "a2", "a3"]
+    # a newer note as trusted as the old one, or more, still goes first
+    hits[0] = _hit("a1", OLD, 1.0, 2022, origin="web")
+    hits[2] = _hit("a3", NEW, 0.6, 2023, origin="agent")
+    assert [h.record.id for h in arrange(hits, 5, cosine=_far)] == ["a3", "a2", "a1"]
 
 
 def test_a_fact_the_question_barely_finds_keeps_its_place() -> None:

@@ -32,6 +32,7 @@ from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
 
+from pagemem.consolidate.decide import TRUST
 from pagemem.consolidate.relation import (
     CONFLICT_COSINE,
     conflict,
@@ -40,7 +41,9 @@ from pagemem.consolidate.relation import (
     subjects_agree,
 )
 from pagemem.consolidate.statement import Statement, only, read
-from pagemem.models import Hit, Record
+from pagemem.guard.directives import DIRECTIVE_FLAG
+from pagemem.guard.policy import SUSPECT_FLAG
+from pagemem.models import NEUTRALISED_FLAG, Hit, Record
 
 __all__ = ["OUTDATED", "arrange"]
 
@@ -182,6 +185,8 @@ def _order(
             if not _comparable(a, b):
                 continue
             old, new = (a, b) if _earlier(a, b) else (b, a)
+            if not _may_follow(old, new):
+                continue
             similarity = cosine(old.id, new.id)
             if (
                 (old.id, new.id) in linked
@@ -215,6 +220,15 @@ def _order(
                 hit = replace(hit, flags=(*hit.flags, flag))
             out[place] = hit
     return out
+
+
+def _may_follow(old: Record, new: Record) -> bool:
+    """Whether a newer note may be read as the current value over an older one: as on
+    write (`TRUST`), only from an origin trusted as much, and never a note the guard
+    found directive-shaped. A web page stating a "new" bank account is not the account's
+    new value."""
+    guarded = {DIRECTIVE_FLAG, SUSPECT_FLAG, NEUTRALISED_FLAG} & set(new.flags)
+    return not guarded and TRUST.get(new.origin, 0) >= TRUST.get(old.origin, 0)
 
 
 def _both_answer(a: Hit, b: Hit, top: float) -> bool:
