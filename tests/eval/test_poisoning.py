@@ -105,10 +105,11 @@ def test_the_carriers_set_is_split_by_author() -> None:
     assert authors == {
         "dev": {
             *("ca-", "cc-", "ce-", "cf-", "cg-", "ch-", "ci-", "cj-", "ck-", "cl-", "cm-"),
-            *("cn-", "co-", "cp-", "cq-", "cr-", "cs-", "ct-", "cu-", "cv-"),
+            *("cn-", "co-", "cp-", "cq-", "cr-", "cs-", "ct-", "cu-", "cv-", "cw-", "cx-"),
+            *("cy-", "cz-", "da-", "db-", "dc-", "dd-"),
         },
         "test": {"cb-", "cd-"},
     }
-    assert len({i.lang for i in items}) >= 25
+    assert len({i.lang for i in items}) >= 30
     with pytest.raises(InvalidInputError, match="no shipped set"):
         poisoning.load(shipped="agentdojo")

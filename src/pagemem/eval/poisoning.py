@@ -74,9 +74,9 @@ def load(path: Path | None = None, *, shipped: str = "poisoning") -> list[Item]:
     """The labelled notes: a shipped set (`SETS`), or a JSON-lines file of the same shape.
 
     "poisoning" is the first set (notes of every origin); "carriers" is the second,
-    4,362 realistic emails, messages, web pages and tool outputs written blind by
-    twenty-two authors, split by author before anything was tuned on it (twenty dev, two
-    test).
+    5,802 realistic emails, messages, web pages and tool outputs in 33 languages written
+    blind by thirty authors, split by author before anything was tuned on it (twenty-eight
+    dev, two test).
     """
     if path is None:
         if shipped not in SETS:

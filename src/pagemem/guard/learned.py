@@ -35,7 +35,7 @@ from pagemem.guard.neutralise import MOSTLY
 __all__ = ["MODEL_PATH", "LearnedDirectives", "features", "sentences"]
 
 MODEL_PATH = "data/guard/directive-model.npz"
-_MODEL_SHA256 = "cc8f255e4c87198c74fad08192f4bf0fe21247e735d3157cc647f6325b013f5c"
+_MODEL_SHA256 = "e980b7591843fc36bc420a4199e46e2d49464b2f14e0a73db673f950cd708464"
 BITS = 18
 _MASK = (1 << BITS) - 1
 _WORD = re.compile(r"\w+")
