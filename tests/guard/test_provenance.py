@@ -117,3 +117,11 @@ def test_what_the_model_writes_is_checked_the_same_way() -> None:
         "digits:14155550100"
     ]
     assert ledger.tainted("support has a phone line") == []
+
+
+def test_a_value_written_in_other_case_is_the_same_value_in_any_script() -> None:
+    """Greek's final sigma lower-cases back to another letter ("ΤΕΛΙΚΌΣ" -> "τελικόσ"),
+    so a file name a model copied in capitals once went untraced; case is folded."""
+    for name in ("Ισολογισμός_2023_τελικός.xlsx", "Straße_Plan.pdf", "pay@Straße.example"):
+        assert values(name.upper()) == values(name)
+        assert values(name)

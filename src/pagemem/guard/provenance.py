@@ -75,18 +75,18 @@ def mentions(text: str) -> dict[str, str]:
     """Each value of `text` (as `values` gives it) and the words that wrote it."""
     found: dict[str, str] = {}
     for email in _EMAIL.findall(text):
-        found.setdefault(f"email:{email.lower().rstrip('.')}", email)
-        found.setdefault(f"host:{email.rsplit('@', 1)[1].lower().rstrip('.')}", email)
+        found.setdefault(f"email:{email.casefold().rstrip('.')}", email)
+        found.setdefault(f"host:{email.rsplit('@', 1)[1].casefold().rstrip('.')}", email)
     rest = _EMAIL.sub(" ", text)  # each part of the text is read as one kind of value
     for url in _URL.findall(rest):
-        address = re.sub(r"^(?:https?://)?(?:www\.)?", "", url.lower()).rstrip("/.,;:!?")
+        address = re.sub(r"^(?:https?://)?(?:www\.)?", "", url.casefold()).rstrip("/.,;:!?")
         found.setdefault(f"host:{address.split('/', 1)[0].split(':', 1)[0]}", url)
         if "/" in address:
             found.setdefault(f"url:{address}", url)
     rest = _URL.sub(" ", rest)
     rest = _SLASHED_DATE.sub(" ", rest)  # "2024/10/29" is a date, not a file
     for path in _PATH.findall(rest):
-        found.setdefault(f"file:{path.lower().rstrip('.').rsplit('/', 1)[-1]}", path)
+        found.setdefault(f"file:{path.casefold().rstrip('.').rsplit('/', 1)[-1]}", path)
     rest = _PATH.sub(" ", rest)
     for iban in _IBAN.findall(rest):
         found.setdefault(f"account:{iban.replace(' ', '').upper()}", iban)
@@ -102,7 +102,7 @@ def mentions(text: str) -> dict[str, str]:
             if number >= 100:
                 found.setdefault(f"amount:{_amount(number)}", match.group(0))
     for handle in _HANDLE.findall(text):
-        found.setdefault(f"handle:{handle.lower().rstrip('.')}", handle)
+        found.setdefault(f"handle:{handle.casefold().rstrip('.')}", handle)
     return found
 
 
