@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -23,8 +22,10 @@ def _hit(
     flags: tuple[str, ...] = (),
 ) -> Hit:
     when = datetime(year, 1, 1, tzinfo=UTC)
-    record = Record(record_id, SCOPE, text, "semantic", origin, "", when, when, key=key)
-    return Hit(replace(record, flags=flags), score)
+    record = Record(
+        record_id, SCOPE, text, "semantic", origin, "", when, when, key=key, flags=flags
+    )
+    return Hit(record, score)
 
 
 def _far(a: str, b: str) -> float:  # every pair far apart in meaning
