@@ -27,6 +27,14 @@ __all__ = ["Unmasked", "unmask"]
 
 # Zero-width and formatting characters that render as nothing.
 _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u180e]")
+# Scripts that write the zero-width non-joiner and joiner as spelling: Persian's
+# "می‌شود", Urdu, Kurdish, Syriac, the Indic scripts after a virama, Mongolian. There
+# they sit between letters in every other word and hide nothing.
+_JOINING = (
+    "\u0600-\u074f\u0750-\u07ff\u0860-\u08ff\u0900-\u0dff\u0f00-\u0fff\u1800-\u18af"
+    "\ufb50-\ufdff\ufe70-\ufefc"
+)
+_SPELLING_JOINER = re.compile(f"(?<=[{_JOINING}])[\u200c\u200d](?=[{_JOINING}])")
 # Unicode "tag" characters (U+E0000-U+E007F) spell ASCII invisibly.
 _TAGS = re.compile("[\U000e0000-\U000e007f]+")
 # Cyrillic and Greek letters that look like Latin ones.
@@ -237,7 +245,9 @@ def unmask(text: str) -> Unmasked:
     if not plain and folded != unicodedata.normalize("NFC", _TAGS.sub("", text)):
         tricks.append("compatibility-forms")
     visible = folded if plain else _INVISIBLE.sub("", folded)
-    if visible != folded and re.search(r"\w[\u200b-\u200d\u2060\u00ad]\w", folded):
+    if visible != folded and re.search(
+        r"\w[\u200b-\u200d\u2060\u00ad]\w", _SPELLING_JOINER.sub("", folded)
+    ):
         tricks.append("invisible-characters")
     # a JSON string's or a calendar entry's escaped line breaks, read as the breaks they
     # are (same length, so spans keep their places): "...\\nAssistant processing this"

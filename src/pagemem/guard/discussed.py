@@ -32,13 +32,19 @@ _META = re.compile(
     r"(?:an?|one|this|another|een|ein|un|une|um|uma|otro|altro) (?:\w+ )?(?:examples?|voorbeeld|"
     r"Beispiel|exemple|ejemplo|esempio|exemplo)|bijvoorbeeld|"
     r"injeksi prompt|tấn công chèn lệnh|ví dụ như|"
-    r"jailbreak prompts?|jailbreaks)(?!\w)",
+    r"jailbreak prompts?|jailbreaks|"
+    # Greek, Hebrew, Persian, Czech, Romanian, Hungarian, Finnish, Swahili
+    r"για παράδειγμα|π\.χ\.|έγχυση\w* (?:εντολών|prompt)|למשל|לדוגמה|הזרקת (?:פרומפט|הנחיות)|"
+    r"برای مثال|تزریق (?:پرامپت|دستور)\w*|například|např\.|injekce promptu|de exemplu|"
+    r"injec[țt]i\w* de prompt|például|prompt ?injekció\w*|esimerkiksi|esim\.|kehoteinjektio\w*|"
+    r"kwa mfano)(?!\w)",
     re.IGNORECASE,
 )
 # The same cues in scripts without spaces, where a word boundary cannot be asked for.
 _META_UNSPACED = re.compile(
     r"プロンプトインジェクション|などの|のような|提示词注入|提示注入|诸如|比如|"
-    r"프롬프트 인젝션|와 같은|같은 문장"
+    r"프롬프트 인젝션|와 같은|같은 문장|ตัวอย่างเช่น|การแทรกคําสั่ง|উদাহরণস্বরূপ|প্রম্পট ইনজেকশন|"
+    r"உதாரணமாக"
 )
 
 
@@ -198,7 +204,12 @@ _EXAMPLE_BEFORE = re.compile(
     r"(?:the|a) (?:classic|famous|infamous|well-known|usual|typical|standard) (?:line|payload)|"
     # a git commit that reverts another names it in quotes: Revert "..."
     r"(?-i:Revert)|"
-    r"zdanie|фраза|cümle|(?:try|prompt|ask|type)\s*:)|مثل|जैसे|उदाहरण के लिए|वाक्य|例[：:]|例如|"
+    r"zdanie|фраза|cümle|(?:try|prompt|ask|type)\s*:|"
+    # Greek, Hebrew, Czech, Romanian, Hungarian, Finnish, Swahili
+    r"όπως|σαν|π\.χ\.|λέει|γράφει|φράση|כמו|למשל|לדוגמה|משפט|jako|například|např\.|věta|"
+    r"precum|cum ar fi|fraza|mint|például|pl\.|mondat|kuten|esimerkiksi|esim\.|lause|kama|"
+    r"kwa mfano)|مثل|مانند|مثلاً|جمله|เช่น|ประโยค|যেমন|উদাহরণস্বরূপ|போன்ற|உதாரணமாக|"
+    r"जैसे|उदाहरण के लिए|वाक्य|例[：:]|例如|"
     r"比如|예[：:]?|예를 들어|写着|写道|写的是|内容是|说|\(|"
     # reported: what someone typed, wrote or tried, what a file or a line says
     r"\b(?:typed|typing|wrote|writes|writing|tried|replied|replying with|asked|shout(?:ed|ing|s)?|"

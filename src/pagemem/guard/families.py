@@ -192,6 +192,8 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             rf"{alt(OVERRIDE_VERB)}{_CLAUSE_NEAR}{alt(INSTRUCTIONS)}{_CLAUSE_NEAR}{alt(PREVIOUS)}|"
             # verb last, as Korean, Japanese, Turkish and Hindi put it
             rf"{alt(PREVIOUS)}{_NEAR}{alt(INSTRUCTIONS)}{_NEAR}{alt(OVERRIDE_VERB)}|"
+            # ...and with the adjective after its noun, as Persian does
+            rf"(?=[\u0600-\u06ff]){alt(INSTRUCTIONS)}{_NEAR}{alt(PREVIOUS)}{_NEAR}{alt(OVERRIDE_VERB)}|"
             rf"{alt(PREVIOUS)}{_NEAR}{alt(INSTRUCTIONS)}{_NEAR}{alt(VOID)}|"
             rf"{alt(INSTRUCTIONS)}{_NEAR}{alt(PREVIOUS)}{_NEAR}{alt(VOID)}|"
             rf"{alt(FROM_HERE)}{_GAP}{alt(VOID + OVERRIDE_VERB)}|"

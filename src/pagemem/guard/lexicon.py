@@ -3,9 +3,11 @@
 Each list holds regular-expression fragments; `alt` joins them into one
 alternation. Languages: English, German, French, Spanish, Italian, Portuguese,
 Dutch, Polish, Swedish, Turkish, Russian, Ukrainian, Arabic, Hindi, Indonesian,
-Vietnamese, Chinese, Japanese and Korean. Words are picked for what an instruction aimed
-at a model says, not for what a page about models says: "the assistant must", not
-"assistant".
+Vietnamese, Chinese, Japanese and Korean, and for the commonest words (the model's names,
+an override's, the user, memory, keeping quiet) Greek, Hebrew, Thai, Persian, Czech,
+Romanian, Hungarian, Finnish, Danish, Norwegian, Bengali, Tamil and Swahili.
+Words are picked for what an instruction aimed at a model says, not for what a page
+about models says: "the assistant must", not "assistant".
 """
 
 from __future__ import annotations
@@ -135,6 +137,9 @@ MODAL = [
     r"يجب",
     r"चाहिए|अवश्य",
     r"hoort|ska|skal|bør|må|musí|має|має|повинен|hãy|应当|得|are to|is to|are expected to",
+    # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
+    r"πρέπει|οφείλ\w*|חייב\w*|צריכ\w*|עליך|ต้อง|ควร|باید|musí\w*|trebuie|kell|köteles|"
+    r"täytyy|on velvollinen|অবশ্যই|উচিত|வேண்டும்|lazima",
 ]
 
 # What an order to a named reader starts with: "Scheduling helper: accept this ...",
@@ -171,6 +176,9 @@ SEND = [
     # "send" and its forms, not "sender" (a mail's from line, in English and Danish alike)
     r"invia\w*|odesl\w*|надісла\w*|надішл\w*|відправ\w*|переслат\w*|gửi|שלח|ارسال|pošl\w*|sende(?!rs?\b)\w*|"
     r"skicka\w*|send(?:s|ing)?\b|kirim\w*|mengirim\w*",
+    # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
+    r"στείλ\w*|στείλτε|προώθησ\w*|ส่งต่อ|ส่งไปที่|بفرست\w*|přepošl\w*|odešl\w*|trimite\w*|"
+    r"küldd?\w*|továbbíts\w*|lähetä|välitä|পাঠাও|পাঠান|அனுப்பு\w*|\btuma\b",
 ]
 
 # Who the injection is about: the user, in the third person.
@@ -183,6 +191,9 @@ USER_REF = [
     r"the reader\'?s?|the human|the person (?:typing|asking)",
     # whoever the text's side effect would be checked by: the card's or account's holder
     r"(?:the )?(?:card|account|acct) ?holder'?s?|the (?:reviewer|approver)'?s?",
+    # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
+    r"χρήστ\w*|χρηστ\w*|ผู้ใช้|utilizator\w*|felhasználó\w*|käyttäjä\w*|ব্যবহারকারী|பயனர்\w*|"
+    r"mtumiaji",
 ]
 
 # Whoever owns what a side effect touches, named as a concealment's target ("Nie informuj
@@ -303,6 +314,17 @@ TELL_NOT = [
     r"\bn'a pas à être (?:signalée?|mentionnée?|indiquée?)|"
     r"\bnão (?:deve|precisa) (?:ser )?(?:mencionad|informad|revelad)\w*|"
     r"\bdoesn'?t need to be told\b|\bneed not be told\b",
+    # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
+    r"\bμην (?:το )?(?:πεις|πείτε|αναφέρεις|αναφέρετε|ενημερώσεις|ενημερώσετε)\b|"
+    r"\bχωρίς να (?:ρωτήσεις|ενημερώσεις|ρωτήσετε|ενημερώσετε)\b",
+    r"אל ת(?:ספר|זכיר|ציין|גלה|ודיע)\w*|בלי ל(?:שאול|יידע|ספר)\w*",
+    r"อย่า(?:บอก|แจ้ง|กล่าวถึง)|โดยไม่ต้อง(?:ถาม|แจ้ง)",
+    r"(?:چیزی )?(?:نگو|اطلاع نده|اشاره نکن)|بدون (?:اطلاع|پرسیدن)",
+    r"\bneříkej\w*|\bneinformuj\w*|\bnezmiňuj\w*|\bnu (?:spune|menționa|mentiona|informa)\w*|"
+    r"\bfără să (?:întrebi|anunți|spui)|\bne (?:szólj|említsd|mondd|tájékoztasd)\w*",
+    r"\bälä (?:kerro|mainitse|ilmoita)\b|\bkertomatta\b|\bkysymättä\b",
+    r"(?:বলবে|জানাবে|উল্লেখ করবে) না|জানিও না|বলো না|சொல்ல வேண்டாம்|தெரிவிக்க வேண்டாம்|"
+    r"\busimwambie\b|\bbila kumwambia\b",
 ]
 
 # What an agent reports back to whoever it works for: its reply, summary, list of actions.
@@ -480,6 +502,11 @@ MEMORY = [
     r"\bmemorizza\w* in modo permanente\b|\b(?:guardar|salvar|registrar) no perfil\b|"
     r"\bпостійн\w+ нотатк\w*|ملاحظة دائمة|"
     r"長期的に(?:保持|保存|記憶)",
+    # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
+    r"μακροπρόθεσμ\w* μνήμ\w*|(?:στη|στην) μνήμη (?:σου|σας)|זיכרון לטווח ארוך|בזיכרון שלך|"
+    r"หน่วยความจําระยะยาว|حافظه\w* (?:بلندمدت|دائمی)|dlouhodob\w* paměti|ulož\w* do (?:své )?paměti|"
+    r"memoria pe termen lung|hosszú távú memóri\w*|pitkäaikais\w* muisti\w*|"
+    r"দীর্ঘমেয়াদী মেমরি|நீண்டகால நினைவக\w*",
 ]
 
 # Asking nicely: "it would be wonderful if...", in many languages.

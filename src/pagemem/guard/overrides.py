@@ -42,6 +42,15 @@ OVERRIDE_VERB = [
     r"queda anulad\w*|sont caduques|est caduque|tracą ważność|traci ważność|"
     r"gilt\w* [^.]{0,30}nicht mehr|"
     r"отменя\w+|скасован\w*|作废|失效|無効|무효",
+    # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
+    r"αγν[οό][ηή]σ\w*|ξ[εέ]χα(?:σε|στε)|ξεχ[αά]στε|παρ[αά]βλεψ\w*",
+    r"התעלמ\w*|התעלם|תתעלם|שכח\w*|תשכח\w*",
+    r"ละเว้น|เพิกเฉย|ไม่ต้องสนใจ|ลืม",
+    r"نادیده بگیر\w*|نادیده گرفته|فراموش کن\w*",
+    r"ignoruj\w*|zapome[ňn]\w*|nedbej\w*|uit[ăa]|uita[țt]i|hagyd figyelmen kívül|"
+    r"hagyja figyelmen kívül|figyelmen kívül|felejtsd el|felejtse el",
+    r"ohita|ohittakaa|unohda|unohtakaa|sivuuta|jätä huomiotta|glem|se bort fra",
+    r"উপেক্ষা|ভুলে যাও|ভুলে যান|புறக்கணி\w*|மறந்து ?விடு\w*|puuza|sahau",
 ]
 
 PREVIOUS = [
@@ -72,6 +81,14 @@ PREVIOUS = [
     r"dina|senin|너의|당신의|あなたの|你的|您的",
     r"previa|previo|antérieures?|wcześniejsze|bisher|до этой строки|до цього|此前|これまで|"
     r"prior to this|up to this (?:point|line)|standing|existing|current",
+    # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
+    r"προηγο[υύ]μεν\w*|όλ(?:ες|α|ους|οι)|ολ(?:ες|α|ους|οι)|μέχρι τώρα|σου|σας",
+    r"הקודמ\w*|קודמות|שקיבלת|שלך",
+    r"ก่อนหน้า|ทั้งหมด|เดิม",
+    r"قبلی|پیشین|همه|تمام",
+    r"předchozí|všechny|dosavadní|původní|toate|anterioare|korábbi|előző|összes|minden|eddigi",
+    r"aiemm\w*|aikaisemm\w*|kaikki|edelliset|tidligere|forrige",
+    r"পূর্ববর্তী|আগের|সমস্ত|সব|முந்தைய|எல்லா|அனைத்து|zote|yote|za awali|ya awali|zilizopita",
 ]
 
 INSTRUCTIONS = [
@@ -97,6 +114,14 @@ INSTRUCTIONS = [
     r"지시|명령|규칙|지침|설정",
     r"settings|defaults|standing orders|configuration|setup|polic(?:y|ies)|priorities",
     r"directriz|consigne|Regel|设定|設定|polecenia|налаштування|настройк\w+|tasks?",
+    # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
+    r"οδηγ[ιί]\w*|εντολ[εέ]\w*|κανόν\w*|κανον\w*",
+    r"הוראות|הנחיות|כללים|הוראה",
+    r"คําสั่ง|คําแนะนํา|ข้อกําหนด",
+    r"دستورالعمل\w*|دستورات|قوانین|قواعد",
+    r"pokyn\w*|instrukc\w*|pravidl\w*|instruc[țt]iun\w*|regulil\w*|indica[țt]i\w*",
+    r"utasítás\w*|szabály\w*|ohje\w*|sääntö\w*|säännö\w*|instruks\w*",
+    r"নির্দেশ\w*|அறிவுறுத்தல்\w*|கட்டளை\w*|maagizo|maelekezo",
 ]
 
 # "... are now void", in many languages.

@@ -112,6 +112,23 @@ AI_READER = [
     r"\bkunstmatige intelligentie\b|\bartificiell intelligens\b|\btrí tuệ nhân tạo\b|"
     r"\bkecerdasan buatan\b|人工智能|人工知能|인공지능|कृत्रिम बुद्धि\w*",
     r"智能程序|智能体|助理|アシスタントさん|비서|המערכת|המודל|دستیار",
+    # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
+    # (Thai as the scan reads it, compatibility-folded: sara am as nikhahit and sara aa)
+    r"ψηφιακ\w* βοηθ[οόέ]\w*|βοηθ[έό]\w* (?:τεχνητής νοημοσύνης|AI)|τεχνητ\w* νοημοσύν\w*|"
+    r"γλωσσικ\w* μοντ[εέ]λ\w*|(?<!\w)βοηθέ(?!\w)",
+    r"עוזר\w* (?:דיגיטלי\w*|וירטואלי\w*|חכמ\w*|AI|בינה מלאכותית)|בינה מלאכותית|מודל\w* שפה|"
+    r"סוכנ\w* (?:AI|בינה מלאכותית)|צ'?אטבוט\w*",
+    r"ผู้ช่วย(?:ดิจิทัล|อัจฉริยะ|เอไอ| ?AI|ปัญญาประดิษฐ์)|ปัญญาประดิษฐ์|แชทบอท|โมเดลภาษา|เอไอ",
+    r"هوش مصنوعی|مدل زبانی|چت\u200c?بات|ربات (?:هوشمند|گفتگو)",
+    r"\basistent(?:e|i|a|ovi|em|ům|y|ul|ule|ului|ii)?\b|\bumělé inteligenc\w*|"
+    r"\bjazykov\w* model\w*",
+    r"\binteligen[țt]\w* artificial\w*|\bmodel\w* (?:de limbaj|lingvistic)\w*",
+    r"\basszisztens\w*|\bmesterséges intelligenci\w*|\bnyelvi modell\w*",
+    r"\btekoäly\w*|\bkielimalli\w*|\bavustaja\w*",
+    r"\bsprogmodel\w*|\bKI-assistent\w*",
+    r"এআই|কৃত্রিম বুদ্ধিমত্তা|ডিজিটাল সহকারী|ভাষা মডেল",
+    r"செயற்கை நுண்ணறிவு|ஏஐ|டிஜிட்டல் உதவியாளர்|மொழி மாதிரி",
+    r"\bakili bandia\b|\bmsaidizi wa (?:AI|kidijitali)\b",
 ]
 
 # "If an AI is reading this", "any AI summarising this", "whoever you are".
@@ -270,6 +287,8 @@ FOR_MODEL = [
     r"до|для|untuk|buat|kepada|bagi|dành cho|gửi|cho",
     r"لل|إلى",
     r"给|致|供",
+    # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
+    r"για|προς|στον|στην|στους|στις|ถึง|สําหรับ|برای|به|pro|pentru|către|catre|számára|varten|kwa",
 ]
 # ...or after it, in languages that put it there ("ajan için", "एजेंट के लिए", "비서에게")
 FOR_MODEL_AFTER = [r"için|के लिए|को|에게|께|한테|へ|に|向け|宛て|用|[을를] 위한|참고"]
@@ -277,6 +296,8 @@ FOR_MODEL_AFTER = [r"için|के लिए|को|에게|께|한테|へ|に|向
 WHO = [
     r"that|which|who|que|qui|die|der|das|dat|che|som|który|która|które|którzy|"
     r"который|которая|которые|що|який|яка|які|yang|mà|الذي|التي|जो",
+    # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
+    r"που|אשר|ที่|که|který|která|které|care|aki|amely|joka|jotka|যে|ambaye",
 ]
 # "this" before what a model is reading ("diese Seite", "questo annuncio", "tę wiadomość")
 THIS = [
@@ -284,6 +305,9 @@ THIS = [
     r"questa|questi|queste|deze|dit|ten|ta|tę|to|tego|tej|ten här|den här|det här|detta|denna|"
     r"этот|эта|это|этому|этой|эти|этого|эту|цей|ця|це|цього|цю|цієї|bu|şu|इस|هذه|هذا",
     r"这|此|本|この|이",
+    # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
+    r"αυτ(?:ό|ή|ές|ά|ός|ού|ήν|όν|ούς)|הזה|הזאת|הזו|זה|זו|นี้|این|tento|tato|toto|tuto|tyto|"
+    r"acest\w*|această|ezt|ezeket|ezen|tämä|tätä|nämä|tämän|এই|இந்த",
 ]
 # a model named as it reads: "IA lisant ce courriel", "modello che leggi" (participles of
 # reading, processing and summarising)...
@@ -293,6 +317,8 @@ READING = [
     r"verarbeitend\w*|zusammenfassend\w*|lezend\w*|czytając\w*|przetwarzając\w*|"
     r"streszczając\w*|läser|läsande|читающ\w*|обрабатывающ\w*|читаюч\w*|що читаєш|"
     r"okuyorsan|okuyan|membaca|yang membaca|đang đọc",
+    # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
+    r"čtoucí|lukeva",
 ]
 # ...or before it, where the language puts it there ("이 채팅을 읽는 AI")
 READING_BEFORE = [

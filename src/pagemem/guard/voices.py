@@ -128,6 +128,11 @@ SYSTEM_TAG = [
     r"mensagem do sistema|systeembericht|komunikat systemowy)\b",
     r"\"role\"\s*:\s*\"(?:system|developer)\"|\"(?:memory_update|system_prompt|system_message|"
     r"next_action|assistant_task|agent_instructions?)\"\s*:",
+    # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
+    r"(?-i:ΜΗΝΥΜΑ ΣΥΣΤΗΜΑΤΟΣ)|μήνυμα συστήματος\s*[:：]|הודעת מערכת\s*[:：]|\[מערכת\]|"
+    r"ข้อความระบบ\s*[:：]|\[ระบบ\]|پیام سیستم\w*\s*[:：]|\[سیستم\]|systémová zpráva\s*[:：]|"
+    r"mesaj de sistem\s*[:：]|rendszerüzenet\s*[:：]|järjestelmäviesti\s*[:：]|"
+    r"\[(?:SYSTÉM|RENDSZER|JÄRJESTELMÄ|ΣΥΣΤΗΜΑ)\]",
 ]
 
 # The user's or the operator's voice inside a document ("This is my instruction as your
