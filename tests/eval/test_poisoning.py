@@ -106,7 +106,8 @@ def test_the_carriers_set_is_split_by_author() -> None:
         "dev": {
             *("ca-", "cc-", "ce-", "cf-", "cg-", "ch-", "ci-", "cj-", "ck-", "cl-", "cm-"),
             *("cn-", "co-", "cp-", "cq-", "cr-", "cs-", "ct-", "cu-", "cv-", "cw-", "cx-"),
-            *("cy-", "cz-", "da-", "db-", "dc-", "dd-"),
+            *("cy-", "cz-", "da-", "db-", "dc-", "dd-", "de-", "df-", "dg-", "dh-", "di-"),
+            *("dj-", "dk-", "dl-"),
         },
         "test": {"cb-", "cd-"},
     }

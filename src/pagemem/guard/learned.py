@@ -6,7 +6,7 @@ them. This model reads the whole note instead: a logistic regression over hashed
 character 3-5-grams and word 1-2-grams (so it reads every language and script the
 same way, and needs no embedder), trained on pagemem's labelled carriers by
 `scripts/train_directive_model.py`. Trained with one author left out at a time, it
-told injections from benign notes with an area under the ROC curve of 0.94 on the
+told injections from benign notes with an area under the ROC curve of 0.95 on the
 author it had not seen, 0.92 on the notes the rules pass (see docs/security.md).
 
 The trust policy uses it both ways: a note it is sure of is treated as
@@ -35,7 +35,7 @@ from pagemem.guard.neutralise import MOSTLY
 __all__ = ["MODEL_PATH", "LearnedDirectives", "features", "sentences"]
 
 MODEL_PATH = "data/guard/directive-model.npz"
-_MODEL_SHA256 = "e980b7591843fc36bc420a4199e46e2d49464b2f14e0a73db673f950cd708464"
+_MODEL_SHA256 = "792aa0778834445db4357eef57df52c20c875cc8b392de39c197ea24eb803c2c"
 BITS = 18
 _MASK = (1 << BITS) - 1
 _WORD = re.compile(r"\w+")
