@@ -54,6 +54,7 @@ __all__ = [
     "FLAG_THRESHOLD",
     "DirectiveFinding",
     "detect_directives",
+    "discussed_throughout",
     "flags_for",
     "hidden_instructions",
 ]
@@ -91,6 +92,9 @@ class DirectiveFinding:
     families: tuple[str, ...]
     spans: tuple[str, ...]
     score: float = 0.0
+    # the families counted as talk about instructions (quoted as an example, reported),
+    # nothing else in the text speaking to the model
+    discussed: tuple[str, ...] = ()
 
     @property
     def flagged(self) -> bool:
@@ -246,7 +250,27 @@ def detect_directives(text: str) -> DirectiveFinding:
         score = 1.0 - clear
     families = tuple(found)
     spans = tuple(found[f].span for f in families)
-    return DirectiveFinding(families, spans, round(score, 4))
+    discussed = () if speaks else tuple(f for f in families if found[f].discussed)
+    return DirectiveFinding(families, spans, round(score, 4), discussed)
+
+
+def discussed_throughout(text: str, family: str) -> bool:
+    """Is every match of `family` in `text`, as written and as each trick or encoding
+    hid it, talk about instructions (quoted as an example, reported)? The scan counts a
+    family's first match only: an article's quoted example before a planted order would
+    excuse the order."""
+    if len(text) > SCAN_LIMIT:
+        return False
+    _, pattern = FAMILIES[family]
+    excused = _EXCUSED.get(family)
+    unmasked = unmask(text)
+    for reading in (*unmasked.variants, *unmasked.readings):
+        for match in pattern.finditer(reading):
+            if excused is not None and excused(reading, match):
+                continue
+            if discount(reading, match.start(), match.end()) >= 1.0:
+                return False
+    return True
 
 
 def flags_for(text: str) -> tuple[str, ...]:
