@@ -174,7 +174,8 @@ def test_an_override_quoted_as_an_example_may_be_cleared() -> None:
     """An article that quotes the attack is what the model learned it from: where every
     instance is quoted or reported, its judgement stands."""
     plain = TrustPolicy().judge(ARTICLE, "web")
-    assert "override" in plain.families and plain.spans
+    assert "override" in plain.families
+    assert plain.spans
     cut = "\n".join(ARTICLE[a:b] for a, b in plain.spans)
     verdict = TrustPolicy().judge(ARTICLE, "web", learned=_Scores({ARTICLE: 0.05, cut: 0.05}))
     assert not verdict.spans
