@@ -6,8 +6,8 @@ them. This model reads the whole note instead: a logistic regression over hashed
 character 3-5-grams and word 1-2-grams (so it reads every language and script the
 same way, and needs no embedder), trained on pagemem's labelled carriers by
 `scripts/train_directive_model.py`. Trained with one author left out at a time, it
-told injections from benign notes with an area under the ROC curve of 0.95 on the
-author it had not seen, 0.92 on the notes the rules pass (see docs/security.md).
+told injections from benign notes with an area under the ROC curve of 0.96 on the
+author it had not seen, 0.93 on the notes the rules pass (see docs/security.md).
 
 The trust policy uses it both ways: a note it is sure of is treated as
 directive-shaped though no rule fired, and the sentences that made it so are cut
@@ -35,7 +35,7 @@ from pagemem.guard.neutralise import MOSTLY
 __all__ = ["MODEL_PATH", "LearnedDirectives", "features", "sentences"]
 
 MODEL_PATH = "data/guard/directive-model.npz"
-_MODEL_SHA256 = "792aa0778834445db4357eef57df52c20c875cc8b392de39c197ea24eb803c2c"
+_MODEL_SHA256 = "6d3413c1bcbfe9ec600a124e8e0a9be090a43e1a9383a454e10526ff2be0b3e7"
 BITS = 18
 _MASK = (1 << BITS) - 1
 _WORD = re.compile(r"\w+")
