@@ -25,7 +25,12 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 from pagemem.errors import InvalidInputError
-from pagemem.guard.directives import DIRECTIVE_FLAG, detect_directives, discussed_throughout
+from pagemem.guard.directives import (
+    DIRECTIVE_FLAG,
+    DirectiveFinding,
+    detect_directives,
+    discussed_throughout,
+)
 from pagemem.guard.learned import LearnedDirectives
 from pagemem.guard.neutralise import neutralise
 from pagemem.models import NEUTRALISED_FLAG
@@ -56,6 +61,15 @@ _UNTRUSTED = ("tool", "web")
 NEVER_CLEARED = frozenset({"override"})
 
 
+def _clearable(text: str, finding: DirectiveFinding) -> bool:
+    """May the model clear these rules' evidence: none of it `NEVER_CLEARED`, unless
+    every instance of that is only discussed (quoted as an example, reported)?"""
+    return all(
+        family in finding.discussed and discussed_throughout(text, family)
+        for family in NEVER_CLEARED & set(finding.families)
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class OriginRule:
     """How notes of one origin are treated.
@@ -76,7 +90,8 @@ class OriginRule:
     flagged 107 paragraphs of documentation beyond the rules, 0.8 38); under 0.2, 29 of
     the rules' 139 false alarms and 1 of their 1,291 injections. (With twenty authors:
     37 of 276 and 4 of 1,874; 44 of 164 and 1 of 1,501. With twenty-eight: 70 of 446
-    and 9 of 2,526; 30 of 232, overrides no longer cleared.)
+    and 9 of 2,526; 30 of 232, overrides no longer cleared. With forty: 114 of 550 and
+    12 of 3,516; 63 of 322, overrides cleared only where every instance is discussed.)
     """
 
     action: Action = "flag"
@@ -168,11 +183,12 @@ class TrustPolicy:
             cut = neutralise(text, rule.threshold, finding.families)
             if cut is not None and not cut.mostly:
                 quarantined, spans = False, cut.spans
-                clearable = all(
-                    family in finding.discussed and discussed_throughout(text, family)
-                    for family in NEVER_CLEARED & set(finding.families)
-                )
-                if model is not None and second is not None and second < rule.veto and clearable:
+                if (
+                    model is not None
+                    and second is not None
+                    and second < rule.veto
+                    and _clearable(text, finding)
+                ):
                     cut_text = "\n".join(text[start:end] for start, end in spans)
                     if model.score(cut_text) < rule.veto:  # not a short order in a long note
                         directive, spans = False, ()
