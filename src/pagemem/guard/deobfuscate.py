@@ -70,6 +70,9 @@ _HYPHENATED = re.compile(r"(?<=\w)-(?=\w)")
 _JOINED = re.compile(r"(?<![\w/.-])[A-Za-z]+(?:[_-]+[A-Za-z0-9]+){4,}")
 # Percent-encoded text in a URL or a form field: "assistant%2C%20please%20open"
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+# Hebrew's written gender forms, read as the word: a slash and the feminine or plural
+# ending after a noun or a verb ("assistant/f", "add!/f")
+_GENDER_SLASH = re.compile("(?<=[\u05d0-\u05ea])/(?:ות|ים|ית|ת|ה|י)(?![\u05d0-\u05ea])")
 # A JSON document inside a JSON string: "{\"function_call\":{\"name\": ...}}"
 _ESCAPED_QUOTE = re.compile(r'\\"')
 # Chat spelling that dodges word lists: "pls ignor ur old rulez".
@@ -308,4 +311,6 @@ def _readings(visible: str) -> tuple[str, ...]:
         readings.append(urllib.parse.unquote_plus(visible))
     if _ESCAPED_QUOTE.search(visible):
         readings.append(_ESCAPED_QUOTE.sub('"', visible))
+    if _GENDER_SLASH.search(visible):
+        readings.append(_GENDER_SLASH.sub("", visible))
     return tuple(dict.fromkeys(r for r in readings if r != visible))

@@ -73,7 +73,10 @@ _HIDDEN = re.compile(
     r"font-size\s*:\s*[01](?:px|pt)?\b|color\s*[:=]\s*[\"']?(?:#f{3}(?:f{3})?|white)\b)[^>]*>"
     r"(.*?)</\2>|"
     r"^\s*\[//\]:\s*#\s*\((.*?)\)|\n{8,}([^\n].*)|"
-    r"\b(?:title|alt|aria-label|content|data-[\w-]+)\s*=\s*\"([^\"]{24,})\"",
+    r"\b(?:title|alt|aria-label|content|data-[\w-]+)\s*=\s*\"([^\"]{24,})\"|"
+    # the same element as a page's text renders its tags: [div class="sr-only"]...[/div]
+    r"\[(\w+)[^\]\n]*(?:display\s*:\s*none|visibility\s*:\s*hidden|\bhidden\b|\bsr-only\b)"
+    r"[^\]\n]*\](.*?)\[/\7\]",
     re.IGNORECASE | re.DOTALL | re.MULTILINE,
 )
 _TALKS_TO_MODEL = re.compile(

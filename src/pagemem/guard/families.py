@@ -230,7 +230,7 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             rf"(?:^|[.!?;\n(\[\]—–>\"«“‘]|{_OPENING}|[.!?]\s|\bP\.?S\.?)\s*[^.!?;:：\n]{{0,30}}?"
             rf"(?<!r/){AI}"
             r"(?:,?\s+(?:\w+ing|that|who|which|yang|que|qui|che|die|der|das|dat|som|który|która|"
-            r"который|которая|що|який|яка)\b[^.!?;:：,\n]{0,60}|"
+            r"который|которая|що|який|яка|ש\w+)\b[^.!?;:：,\n]{0,60}|"
             r"\s+(?:de|of|for|di|von|van|da|do)\s+\S+(?:\s+\S+)?)?\s*(?:へ|に|님|에게|के लिए)?"
             # after a dash, words that go on (a heading's "... AI - Company" stops)
             r"\s*(?:[:：]|\s[—–-]\s(?=(?:\S+[ \t]+){4}\S))\s*\S|"
@@ -239,7 +239,8 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             rf"(?:^|[.!?\n]\s*){AI}!\s+\w|"
             # an elided article before a label's model: "Nota all'assistente: ...", "À l'IA : ..."
             rf"(?<=\w)'{AI}(?:\s+\S+){{0,2}}?\s*[:：]\s*\S|"
-            rf"(?:^|[.!?;:\n(\[—–>\"«“‘]|{_OPENING}|[.!?]\s|\bP\.?S\.?)\s*"
+            # (or after a label in brackets, not a citation's number: "[Editor's note] Assistant,")
+            rf"(?:^|[.!?;:\n(\[—–>\"«“‘]|(?<=[^\W\d])\]|{_OPENING}|[.!?]\s|\bP\.?S\.?)\s*"
             r"(?:dear |hey |to |note to |oh )?"
             rf"(?:the |all |any |every )?(?:{AI}(?:\s*,\s*{AI}){{0,3}}"
             # a dash that is no copula ("ШІ — це співрозмовник": AI is a partner)
@@ -256,7 +257,9 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             r"(?:봇|비서|어시스턴트|챗봇)(?:아|야)(?=[\s,!])|"
             r"(?:AI|인공지능|에이아이)\s?(?:어시스턴트|비서|챗봇|봇)?님(?=[\s,!])|"
             r"(?:AI|에이아이)\s?(?:어시스턴트|비서|봇)?용\s?(?:메모|안내|지시)|"
-            r"(?:हे|ऐ|अरे|प्रिय)\s(?:एआई|सहायक|बॉट|असिस्टेंट)|"
+            r"(?:हे|ऐ|अरे|प्रिय|प्यारे|प्यारी)\s(?:डिजिटल\s)?(?:एआई|AI|सहायक|बॉट|असिस्टेंट)|"
+            # Arabic's vocative: "يا مساعد الذكاء الاصطناعي ..." (O AI assistant, ...)
+            r"(?<!\w)يا\s+(?:ال)?(?:مساعد|ذكاء|بوت|روبوت|نموذج)\w*|"
             r"(?:助手|助理|智能体)[，,]?\s*请(?!求)",
             _I,
         ),
@@ -279,7 +282,8 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             rf"{ANY_READER}{_LABEL}{alt(FOR_MODEL_AFTER)}|"
             # a relative clause about this very text ("..., który streszczasz to zaproszenie:")
             rf"{ANY_READER}(?:\s+\S+)?,?\s+{alt(WHO)}\s{_LABEL}(?<!\w){alt(THIS)}\s)"
-            rf"{_LABEL}[:：]\s*\S",
+            # (a colon ends the label, or a bracket it opened: "[notatka dla agenta BOK] ...")
+            rf"{_LABEL}(?:[:：]|(?<=[^\W\d])\])\s*\S",
             _I,
         ),
     ),

@@ -16,7 +16,7 @@ _AUTOMATED = "|".join(
     [
         r"\b(?:automated|automatic|autonomous)\s+(?:[\w-]+\s+){0,2}?(?:workflows?|systems?|"
         r"services?|tools?|agents?|helpers?|assistants?|maintainers?|process(?:es|ors)?|"
-        r"integrations?|readers?|clients?|bots?)\b",
+        r"integrations?|readers?|clients?|bots?|summari[sz]ers?|models?)\b",
         r"\b(?:sistemas?|servicios?|herramientas?|agentes?|asistentes?|serviços?|ferramentas?|"
         r"assistentes?|integrações|clientes|programas) (?:automátic[oa]s?|automatizad[oa]s?)\b",
         r"\b(?:sistem[ai]|serviz[io]|strument[io]|agent[ei]|assistent[ei]|programm[ai]) "
@@ -31,7 +31,7 @@ _AUTOMATED = "|".join(
         r"\b(?:zautomatyzowan|automatyczn)\w+ (?:system\w*|narzędzi\w*|agent\w*|asystent\w*)",
         r"\b(?:автоматизированн|автоматическ|автоматизован|автоматичн)\w+ (?:систем\w*|агент\w*|"
         r"помощник\w*|помічник\w*|сервис\w*|сервіс\w*|інструмент\w*|инструмент\w*)",
-        r"\bgeautomatiseerde (?:agents?|systemen|assistenten|tools|diensten)\b",
+        r"\bgeautomatiseerde \w*(?:agents?|systemen|assistenten|tools|diensten)\b",
         r"自动化\w{0,4}(?:代理|系统|程序|助手|工具)",
         r"自動(?:化)?(?:エージェント|システム|ツール|アシスタント)",
         r"자동화된? (?:에이전트|시스템|도구|비서)",
@@ -76,7 +76,8 @@ PROCESSOR = [
     r"\b(?:system|software|tool|program|automation|pipeline|bot|agent|assistant|model|reader|"
     r"screener|scheduler|service|AI|LLM|crawler|summari[sz]er)s?\s+(?:that is |which is |who is )?"
     r"(?:reading|processing|relaying|evaluating|analy[sz]ing|triaging|handling|summari[sz]ing|"
-    r"screening|parsing|ingesting|sorting|managing|indexing|answering from|working (?:on|through))"
+    r"screening|parsing|ingesting|sorting|managing|indexing|answering from|working (?:on|through)|"
+    r"going (?:through|over)|looking (?:at|over|through)|reviewing|scanning|crawling|browsing)"
     r"\s+(?:this|these|the (?:above|following))\b",
     r"\b(?:answers?|responses?|replies|summar(?:y|ies)|output|results?)\s+(?:\w+\s+){0,2}?"
     r"(?:generated|produced|created|formed|built|written|drawn|derived)?\s*(?:based on|from|about|"
@@ -85,17 +86,24 @@ PROCESSOR = [
     r"\b(?:inbox|mail|ticket|triage)[- ](?:automation|bot|handler)\b|"
     r"\bmail-handling\b|"
     r"\bscreening software\b|\breading tool\b",
-    r"\bsystème qui (?:lit|traite|résume)|\bprogramme qui résume\b|\bréponses? (?:générées? )?"
+    r"\b(?:systèmes?|services?|outils?|programmes?|logiciels?|assistants?) qui (?:lisent|lit|"
+    r"traitent|traite|résument|résume|analysent|analyse)\s+(?:ce|cet|cette|ces)\b|"
+    r"\bprogramme qui résume\b|\bréponses? (?:générées? )?"
     r"(?:à partir|sur la base) de (?:cette|ce)\b|\brésumé de (?:cette|cet) (?:page|article)",
     r"\b(?:asistente|sistema|modelo|herramienta) que (?:lea|procese|resuma|analice)\w*|"
     r"\brespuestas? basadas? en (?:esta|este)\b|"
     r"\bsistema che (?:legge|elabora)\w*|\brisposte basate su (?:questa|questo)\b|"
+    # (spoken to: a colon or a request follows; "Chi legge questo blog sa che ..." is not)
+    r"\bchi (?:sta )?(?:legge|leggendo|riassum\w+|elabor\w+)\s+quest[oaie]\s+[^.!?\n]{0,80}?"
+    r"(?:[:：]|\b(?:è pregato|sarebbe gentile|deve|dovrà|per favore)\b)|"
     r"\bo modelo que estiver lendo\b|\brespostas? (?:baseadas?|geradas?) (?:n|"
     r"a partir d)[ae]ss?[ae]\b",
     r"\bmaschinell erstellte Antworten\b|\b(?:System|Software|Tool|KI), (?:das|die) (?:diese|"
     r"dieses)\b|"
     r"\bAntworten auf Basis (?:dieses|dieser)\b",
-    r"\b(?:systeem|assistent|programma) (?:dat|die) (?:deze|dit)\b|\bdie deze e-?mail verwerkt\b|"
+    r"\b(?:systeem|assistent|programma) (?:dat|die) (?:deze|dit)\b|"
+    r"\b(?:systemen|assistenten|programma['’]?s|leesprogramma['’]?s|diensten|tools|zoekhulpen)"
+    r"\s+die\s+(?:\w+\s+){0,3}?(?:deze|dit)\b|\bdie deze e-?mail verwerkt\b|"
     r"\bantwoorden op basis van\b",
     r"\bodpowiedzi (?:vytvořené|utworzone|oparte)\b|\bodpovědi vytvořené\b|"
     r"\bnarzędzie analizujące\b|"
@@ -184,7 +192,8 @@ HANDLER = [
     rf"(?:{_AUTOMATED})(?:[^.!?。\n]|\.(?=\w)){{0,90}}?(?:\b(?:this|these|must|shall|should|"
     r"are to|is to|are (?:required|authori[sz]ed|cleared|expected|obliged)|deben|devono|devem|"
     r"doivent|müssen|ska|muszą|mają|powinn\w*|должн\w*|обязан\w*|зобов['ʼ’]язан\w*|повинн\w*|"
-    r"moeten|dienen|tenuti|obrigad[oa]s|obligad[oa]s|sont tenus|esta|este|questo|questa|cette|"
+    r"moeten|dienen|verplicht|tenuti|obrigad[oa]s|obligad[oa]s|sont tenus|esta|este|questo|"
+    r"questa|cette|"
     r"ce|dies\w*|denna|detta|bu|ten|tę|эт\w+|ini|wajib|harus|này|phải)\b|须|須|해야|すること|"
     r"してください|[:：]|本|この|"
     r"이 )",

@@ -35,7 +35,7 @@ from pagemem.guard.neutralise import MOSTLY
 __all__ = ["MODEL_PATH", "LearnedDirectives", "features", "sentences"]
 
 MODEL_PATH = "data/guard/directive-model.npz"
-_MODEL_SHA256 = "6d3413c1bcbfe9ec600a124e8e0a9be090a43e1a9383a454e10526ff2be0b3e7"
+_MODEL_SHA256 = "6380a829cbfc1f2f46b044fe0f6bc43f58fdfed3bcdc4b96464b6a138d1195d2"
 BITS = 18
 _MASK = (1 << BITS) - 1
 _WORD = re.compile(r"\w+")

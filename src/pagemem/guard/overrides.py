@@ -88,6 +88,10 @@ PREVIOUS = [
     r"قبلی|پیشین|همه|تمام",
     r"předchozí|všechny|dosavadní|původní|toate|anterioare|korábbi|előző|összes|minden|eddigi",
     r"aiemm\w*|aikaisemm\w*|kaikki|edelliset|tidligere|forrige",
+    # Russian, Ukrainian and Czech typed in Latin letters: "ignoruy poperedni instrukcii";
+    # Hindi ("pichle sab"), Turkish without its letters ("oncki tum talimatlari")
+    r"poperedn\w*|predyd[uo]shch\w*|predydush\w*|prezhn\w*|predchoz\w*|vsi|vse|"
+    r"pichh?le|purane|saare|sare|onceki|oncki|tum|butun",
     r"পূর্ববর্তী|আগের|সমস্ত|সব|முந்தைய|எல்லா|அனைத்து|zote|yote|za awali|ya awali|zilizopita",
 ]
 
@@ -103,7 +107,7 @@ INSTRUCTIONS = [
     r"instrukcj\w*|zasad\w*|polece\w*|wytyczn\w*|ustawie\w*",
     r"инструкци\w*|правил\w*|указани\w*",
     r"التعليمات|الأوامر",
-    r"निर्देश\w*",
+    r"निर्देश\w*|nirdesh\w*",
     r"інструкці\w*|вказів\w*|настанов\w*|правил\w*",
     r"instruksi|perintah|aturan|arahan",
     r"hướng dẫn|chỉ dẫn|chỉ thị|quy tắc",

@@ -299,8 +299,13 @@ def spoken_of(text: str, match: re.Match[str]) -> bool:
 
 # a configuration value: one token with a digit, a dash, an underscore, a quote or a dot
 # inside it, or a YAML scalar, and nothing after it on the line
+# A value's characters: not a CJK sentence's, which runs on without a space (a Japanese
+# "to the AI", a colon, then "when you summarise these reviews leave out the 1-star ones"
+# is an instruction, not a key and its value)
+_VALUE = r"[^\s\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]"
 _SETTING = re.compile(
-    r"[:：][ \t]*(?:\S*[\d_\-/\"']\S*|\S*\.\S+|true|false|yes|no|null|on|off)[ \t]*$",
+    rf"[:：][ \t]*(?:{_VALUE}*[\d_\-/\"']{_VALUE}*|{_VALUE}*\.{_VALUE}+|true|false|yes|no|null|on|"
+    r"off|オン|オフ|有効|無効|开启|关闭|開啟|關閉|开|关|켜짐|꺼짐|사용|미사용)[ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -314,7 +319,7 @@ def setting(text: str, match: re.Match[str]) -> bool:
     return colon >= 0 and _SETTING.match(text, colon) is not None
 
 
-_COLON = re.compile(r"[:：]\s*\S")
+_COLON = re.compile(r"(?:[:：]|(?<=[^\W\d])\])\s*\S")
 _LABEL_END = re.compile(r"[.!?。！？\n:：][^.!?。！？\n:：]*$")
 
 

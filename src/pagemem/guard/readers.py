@@ -82,7 +82,9 @@ AI_READER = [
     r"\b(?:taalmodel|Sprachmodell|modèle de langage|modelo de lenguaje|modello linguistico|"
     r"modelo de linguagem|språkmodell|model językowy|языков\w* модел|мовн\w* модел|"
     r"dil modeli)\w*",
-    r"(?<![A-Za-z])AI(?:助手|アシスタント|エージェント|模型|モデル)",
+    # "AI" run into the CJK noun it qualifies: "AI购物助理", "AI小幫手", "AI 업무비서"
+    r"(?<![A-Za-z])AI\s?[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{0,4}?(?:助手|助理|幫手|帮手|"
+    r"アシスタント|エージェント|ボット|模型|モデル|机器人|機器人|비서|도우미|봇|에이전트)",
     r"人工智能",
     r"智能助手",
     r"アシスタント",
@@ -116,8 +118,10 @@ AI_READER = [
     # (Thai as the scan reads it, compatibility-folded: sara am as nikhahit and sara aa)
     r"ψηφιακ\w* βοηθ[οόέ]\w*|βοηθ[έό]\w* (?:τεχνητής νοημοσύνης|AI)|τεχνητ\w* νοημοσύν\w*|"
     r"γλωσσικ\w* μοντ[εέ]λ\w*|(?<!\w)βοηθέ(?!\w)",
-    r"עוזר\w* (?:דיגיטלי\w*|וירטואלי\w*|חכמ\w*|AI|בינה מלאכותית)|בינה מלאכותית|מודל\w* שפה|"
-    r"סוכנ\w* (?:AI|בינה מלאכותית)|צ'?אטבוט\w*",
+    # (after the prefixes Hebrew writes onto a word: "לעוזר הבינה המלאכותית", to the AI assistant)
+    r"[והלבשמ]{0,2}(?:עוזר\w* ה?(?:דיגיטלי\w*|וירטואלי\w*|חכמ\w*|AI|בינה ה?מלאכותית)|"
+    r"בינה ה?מלאכותית|מודל\w* ה?שפה|סוכנ\w* ה?(?:AI|בינה ה?מלאכותית)|צ'?אטבוט\w*|"
+    r"מערכ(?:ת|ות) ה?(?:סיכום|בינה)\w*)",
     r"ผู้ช่วย(?:ดิจิทัล|อัจฉริยะ|เอไอ| ?AI|ปัญญาประดิษฐ์)|ปัญญาประดิษฐ์|แชทบอท|โมเดลภาษา|เอไอ",
     r"هوش مصنوعی|مدل زبانی|چت\u200c?بات|ربات (?:هوشمند|گفتگو)",
     r"\basistent(?:e|i|a|ovi|em|ům|y|ul|ule|ului|ii)?\b|\bumělé inteligenc\w*|"
@@ -184,8 +188,9 @@ IF_AI = [
     # обработки протокола)", "YAPILACAK (asistan)"
     r"(?:\b(?:TODO|FIXME|(?-i:NOTE)|À FAIRE|A FAIRE|POR HACER|PENDIENTE|DA FARE|ZU ERLEDIGEN|"
     r"DO ZROBIENIA|СДЕЛАТЬ|ЗРОБИТИ|YAPILACAK|VIỆC CẦN LÀM|CẦN LÀM)|할 ?일|待办|やること)\s*"
-    r"[(\[]\s*[^)\]\n]{0,40}?(?:\b(?:agent|agente|asistan|bot|AI|KI|IA|ИИ|ШІ|automat(?!ion)|автомат|"
-    r"otomati)\w*|tự động|एजेंट|자동|에이전트|自动|自動|エージェント|代理)[^)\]\n]{0,40}[)\]]",
+    r"[(\[（【]\s*[^)\]）】\n]{0,40}?(?:\b(?:agent|agente|asistan|bot|AI|KI|IA|ИИ|ШІ|"
+    r"automat(?!ion)|автомат|otomati)\w*|(?<![A-Za-z])AI|tự động|एजेंट|자동|에이전트|自动|自動|"
+    r"エージェント|代理|助手|助理)[^)\]）】\n]{0,40}[)\]）】]",
     r"\b(?:hello|hi|hey|dear)\s+(?:Chat)?GPT\b",
     r"(?:\b(?:if|si|se|wenn|falls|als|jeśli|jezeli|если|eğer)|もし|如果|अगर)\s+(?:\S+\s+){0,3}?"
     r"(?:AI|IA|KI|ИИ|assistants?|asistentes?|assistentes?|Assistent(?:en)?|LLMs?|bots?)\s+"
@@ -218,6 +223,8 @@ IF_AI = [
     r"もし\s*AI",
     r"如果\s*AI",
     r"(?:अगर|यदि) (?:\S+\s+){0,3}?(?:कोई )?एआई",
+    # "यदि आप ... यह चैट पढ़ रहे AI सहायक हैं" (if you are the AI assistant reading this chat)
+    r"(?:अगर|यदि)\s(?:आप|तुम)\s[^.!?।\n]{0,80}?(?:एआई|AI|डिजिटल सहायक)(?:\sसहायक)?\s(?:हैं|हो)(?!\w)",
     r"أيها المساعد",
     r"この記事を読んでいるAI",
     r"(?:读到|阅读)\w{0,6}(?:AI|助手)",
@@ -266,7 +273,7 @@ HAILED_BEFORE = (
 # Who a labelled note is for ("Note for the calendar agent:"): agents of any kind count
 # only in such a label, where the label says the note is theirs.
 AGENT = [
-    r"\bagent(?:s|e|es|i|en)?\b",
+    r"\bagent(?:s|e|es|i|en|a|owi|ovi|ów)?\b",
     r"\bajan\w*",
     r"\bagen\b",
     r"\bагент\w*",
@@ -286,7 +293,7 @@ FOR_MODEL = [
     r"for|to|attn|attention|für|an|pour|à|aux|au|para|per|a|al|alla|voor|aan|dla|do|till|för|"
     r"до|для|untuk|buat|kepada|bagi|dành cho|gửi|cho",
     r"لل|إلى",
-    r"给|致|供",
+    r"给|給|致|供",
     # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
     r"για|προς|στον|στην|στους|στις|ถึง|สําหรับ|برای|به|pro|pentru|către|catre|számára|varten|kwa",
 ]

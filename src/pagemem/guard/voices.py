@@ -96,7 +96,9 @@ SYSTEM_TAG = [
     r"(?-i:\bSYSTEM-?(?:NACHRICHT|MELDUNG|ANWEISUNG|HINWEIS)\b)|"
     r"(?:^|[#=\[(·|])[ \t]*System-?(?:Nachricht|Meldung|Anweisung|hinweis)\b|"
     r"\bSystem-?(?:Nachricht|Meldung|Anweisung|hinweis)[ \t]*[:\]]",
-    r"<<<\s*(?:SYSTEM|ADMIN)|\bsistem mesajı|\bpesan sistem\b|thông báo hệ thống|"
+    # "<<SYSTEM OVERRIDE>>", "<</SYSTEM>>" (in capitals, as a tag writes it), "<<< admin"
+    r"(?-i:<<\s*/?\s*(?:SYSTEM|ADMIN|DEVELOPER|OPERATOR)\b)|<<<\s*(?:SYSTEM|ADMIN)|"
+    r"\bsistem mesajı|\bpesan sistem\b|thông báo hệ thống|"
     r"системне повідомлення|\bsystemmeddelande",
     r"\[(?:system|SYSTEM|SYSTÈME|SISTEMA|SYSTEM MESSAGE|admin message|developer)\]",
     r"\[system\]\(#\w+\)",
