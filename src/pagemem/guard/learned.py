@@ -35,7 +35,7 @@ from pagemem.guard.neutralise import MOSTLY
 __all__ = ["MODEL_PATH", "LearnedDirectives", "features", "sentences"]
 
 MODEL_PATH = "data/guard/directive-model.npz"
-_MODEL_SHA256 = "6380a829cbfc1f2f46b044fe0f6bc43f58fdfed3bcdc4b96464b6a138d1195d2"
+_MODEL_SHA256 = "5e59ab3bd04064faa005bf92380ad3e33933eeb55fc392afc073c611fb121ca0"
 BITS = 18
 _MASK = (1 << BITS) - 1
 _WORD = re.compile(r"\w+")
