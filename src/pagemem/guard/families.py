@@ -15,6 +15,8 @@ from pagemem.guard.handlers import AT_WORK, FOR_SOMEONE, HANDLER, PROCESSOR
 from pagemem.guard.lexicon import (
     DATA,
     HIDE_FROM_REPORT,
+    LABEL_CLOSE,
+    LABEL_END,
     MEMORY,
     MEMORY_PLAIN,
     MODAL,
@@ -239,8 +241,8 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             rf"(?:^|[.!?\n]\s*){AI}!\s+\w|"
             # an elided article before a label's model: "Nota all'assistente: ...", "À l'IA : ..."
             rf"(?<=\w)'{AI}(?:\s+\S+){{0,2}}?\s*[:：]\s*\S|"
-            # (or after a label in brackets, not a citation's number: "[Editor's note] Assistant,")
-            rf"(?:^|[.!?;:\n(\[—–>\"«“‘]|(?<=[^\W\d])\]|{_OPENING}|[.!?]\s|\bP\.?S\.?)\s*"
+            # (or after a label in brackets: "[Editor's note] Assistant, ...")
+            rf"(?:^|[.!?;:\n(\[—–>\"«“‘]|{LABEL_CLOSE}|{_OPENING}|[.!?]\s|\bP\.?S\.?)\s*"
             r"(?:dear |hey |to |note to |oh )?"
             rf"(?:the |all |any |every )?(?:{AI}(?:\s*,\s*{AI}){{0,3}}"
             # a dash that is no copula ("ШІ — це співрозмовник": AI is a partner)
@@ -283,7 +285,7 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             # a relative clause about this very text ("..., który streszczasz to zaproszenie:")
             rf"{ANY_READER}(?:\s+\S+)?,?\s+{alt(WHO)}\s{_LABEL}(?<!\w){alt(THIS)}\s)"
             # (a colon ends the label, or a bracket it opened: "[notatka dla agenta BOK] ...")
-            rf"{_LABEL}(?:[:：]|(?<=[^\W\d])\])\s*\S",
+            rf"{_LABEL}{LABEL_END}\s*\S",
             _I,
         ),
     ),

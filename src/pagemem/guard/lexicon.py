@@ -18,6 +18,8 @@ from collections.abc import Iterable
 __all__ = [
     "DATA",
     "HIDE_FROM_REPORT",
+    "LABEL_CLOSE",
+    "LABEL_END",
     "MEMORY",
     "MEMORY_PLAIN",
     "MODAL",
@@ -36,6 +38,10 @@ __all__ = [
     "spelled",
 ]
 
+# A bracket closing a label ("[Editor's note] ...", "[note for the agent] ..."), not a
+# citation's number ("see [1]"); and what ends a label for a model: that or a colon.
+LABEL_CLOSE = r"(?<=[^\W\d])\]"
+LABEL_END = rf"(?:[:：]|{LABEL_CLOSE})"
 
 _SPACED_SCRIPTS = re.compile(r"^[\x00-\u024f\u0370-\u04ff\s]*$")
 _SYNTAX = re.compile(r"\\[bwsdWSD]|\(\?[:!=<]+|[()\[\]?*+{}^$]")

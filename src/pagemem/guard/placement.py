@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from pagemem.guard.discussed import SPEAKER_TAG, line_before, words_start
-from pagemem.guard.lexicon import USER_REF, alt
+from pagemem.guard.lexicon import LABEL_END, USER_REF, alt
 from pagemem.guard.readers import ANY_READER
 from pagemem.guard.voices import CHAT_TEMPLATE
 
@@ -319,7 +319,7 @@ def setting(text: str, match: re.Match[str]) -> bool:
     return colon >= 0 and _SETTING.match(text, colon) is not None
 
 
-_COLON = re.compile(r"(?:[:：]|(?<=[^\W\d])\])\s*\S")
+_COLON = re.compile(rf"{LABEL_END}\s*\S")
 _LABEL_END = re.compile(r"[.!?。！？\n:：][^.!?。！？\n:：]*$")
 
 
