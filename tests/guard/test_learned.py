@@ -8,6 +8,7 @@ from pagemem import Memory
 from pagemem.eval import poisoning
 from pagemem.guard import DIRECTIVE_FLAG, SUSPECT_FLAG, TrustPolicy
 from pagemem.guard.learned import LearnedDirectives, features, sentences
+from pagemem.guard.sentences import sentences as split
 from pagemem.models import NEUTRALISED_FLAG
 
 # A planted order with no word any rule looks for: no model, no "ignore", no address.
@@ -26,10 +27,9 @@ def model() -> LearnedDirectives:
     return LearnedDirectives.bundled()
 
 
-def test_sentences_are_spans_with_white_space_trimmed() -> None:
-    assert sentences("One. Two!\nThree") == [(0, 4), (5, 9), (10, 15)]
-    assert sentences("  a.  b\n\n") == [(2, 4), (6, 7)]
-    assert sentences("") == []
+def test_a_short_note_is_read_in_the_sentences_a_cut_would_hide() -> None:
+    text = "Chair K2, e.g. for desks. Delivery in 3 days!\n  Returns: 30 days"
+    assert sentences(text) == split(text)
 
 
 def test_a_long_note_is_read_at_both_ends() -> None:

@@ -31,18 +31,16 @@ import numpy.typing as npt
 from pagemem._util import read_packaged
 from pagemem.guard.deobfuscate import unmask
 from pagemem.guard.neutralise import MOSTLY
+from pagemem.guard.sentences import sentences as split
 
 __all__ = ["MODEL_PATH", "LearnedDirectives", "features", "sentences"]
 
 MODEL_PATH = "data/guard/directive-model.npz"
-_MODEL_SHA256 = "5e59ab3bd04064faa005bf92380ad3e33933eeb55fc392afc073c611fb121ca0"
+_MODEL_SHA256 = "359a5fabd75aa7e7ab4b95114a6dc251c28668a01b315eb9608a7fa0ad581caa"
 BITS = 18
 _MASK = (1 << BITS) - 1
 _WORD = re.compile(r"\w+")
 _SPACE = re.compile(r"\s+")
-# A sentence: up to a full stop, question or exclamation mark followed by white space,
-# or a CJK one; what is left of the line when none follows.
-_SENTENCE = re.compile(r"[^\n]*?(?:[.!?]+(?=\s|$)|[\u3002\uff01\uff1f]+)\s*|[^\n]+\s*|\n+")
 # Links, mail addresses and host names are not read: every labelled set makes its
 # addresses up (evil.example), so a model that read them learned the convention (half
 # its gain on dev went when the hosts were rewritten as real-looking ones), and one that
@@ -68,13 +66,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
         return sentences(text[:_READ]) + [
             (a + len(text) - _READ, b + len(text) - _READ) for a, b in sentences(text[-_READ:])
         ]
-    spans = []
-    for match in _SENTENCE.finditer(text):
-        chunk = match.group(0)
-        if chunk.strip():
-            start = match.start() + len(chunk) - len(chunk.lstrip())
-            spans.append((start, match.start() + len(chunk.rstrip())))
-    return spans
+    return split(text)
 
 
 def _grams(sentence: str) -> Grams:

@@ -15,10 +15,10 @@ middle), or that is mostly instructions, is quarantined whole.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from pagemem.guard.directives import detect_directives, hidden_instructions
+from pagemem.guard.sentences import sentences
 from pagemem.models import replaced
 
 __all__ = ["MOSTLY", "Neutralised", "neutralise"]
@@ -35,13 +35,6 @@ _TRICKS = frozenset({"hidden-instruction", "hidden-markup", "obfuscated"})
 # has been pre-approved."): the cut starts where its line does, or it would hide the
 # cover-up or the waiver and show the order.
 _REFERS_BACK = frozenset({"concealment", "waived-consent"})
-# A sentence: up to a full stop, question or exclamation mark followed by a space (so
-# "evil.example" stays whole) or a CJK one; what is left of the line when none follows.
-# A full stop before a digit or a small letter is an abbreviation's ("disposizione n. 14",
-# "e.g. this"), not a sentence's end.
-_SENTENCE = re.compile(
-    r"(?:[^\n]*?(?:(?:[!?]+|\.+(?![ \t]+[a-z0-9]))(?=\s|$)|[\u3002\uff01\uff1f]+)|[^\n]+)\s*"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,16 +58,12 @@ def neutralise(text: str, threshold: float, families: tuple[str, ...] = ()) -> N
     if _WHOLE & set(families):
         return None
     found: list[tuple[int, int]] = []
-    for match in _SENTENCE.finditer(text):
-        sentence = match.group(0)
-        if not sentence.strip():
-            continue
-        finding = detect_directives(sentence)
+    for start, end in sentences(text):
+        finding = detect_directives(text[start:end])
         if finding.score >= threshold:
-            start = match.start()
             if _REFERS_BACK & set(finding.families):
                 start = text.rfind("\n", 0, start) + 1
-            found.append((start, match.start() + len(sentence.rstrip())))
+            found.append((start, end))
     if not found:
         return None
     hidden = hidden_instructions(text)
