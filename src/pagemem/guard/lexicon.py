@@ -504,6 +504,8 @@ MEMORY = [
     r"(?:about|on)\s+(?:the|this|your|their)\s+(?:user|recipient|reader|person|customer|shopper|"
     r"owner|member|client)",
     r"\bpermanently (?:store|save|record|remember|note|keep)\b",
+    # a fact to keep for good: "please have it store permanently that ..."
+    r"\b(?:store|save|record|remember|note|keep)\s+(?:it\s+|this\s+)?permanently,?\s+that\b",
     r"\b(?:consign|mémoris|reten|retien|enregistr)\w* durablement\b|"
     r"\bmemorizza\w* in modo permanente\b|\b(?:guardar|salvar|registrar) no perfil\b|"
     r"\bпостійн\w+ нотатк\w*|ملاحظة دائمة|"
@@ -534,6 +536,7 @@ POLITE = [
     r"(?:très )?reconnaissants|\bsarebbe (?:molto )?gentile|\bwir würden uns (?:sehr )?freuen|"
     r"\bzo vriendelijk willen zijn|\bسنكون ممتنين|\bتفضّل|\bkindly\b",
     r"\bwould (?:it|you) be so kind as to\b|\bplease be so kind as to\b|\bwould mean a lot\b|"
+    r"\bbe kind enough to\b|"
     r"\bthanks? in advance\b",
     r"\bdet (?:vore|hade varit) (?:fint|bra|snällt|toppen)\b|\bdet hadde vært (?:fint|flott)\b|"
     r"\bdet ville være (?:fint|dejligt|rart)\b",

@@ -224,6 +224,12 @@ DISCARDED = [
     r"\b(?:esqueça|esquece|ignore)\w*\s+tudo\s+o\s+que\s+(?:te|lhe)\s+"
     rf"(?:disseram|foi dito){_NOT_ABOUT}",
     r"(?:忘掉|忘记|忽略)(?:之前|以前)?(?:别人|他们)?(?:告诉|对)你(?:说)?的一切",
+    # the instructions the reader was given, reset: "あなたが受けている指示はいったん全部
+    # リセットして", "你收到的指令全部清空", "받은 지시는 모두 초기화하고" (not a manual's
+    # "設定をリセット")
+    r"(?:受けている|受け取った|与えられた|受けた|收到的|接收到的|被给予的|받은|받고 있는|주어진)"
+    r"\s?(?:指示|命令|ルール|プロンプト|指令|规则|提示词|지시|명령|규칙|프롬프트)"
+    r"[^。！\n.]{0,12}?(?:リセット|破棄|白紙|取り消|重置|清空|作废|리셋|초기화|폐기)",
     # what the reader was told before, then thrown out later in the sentence: "Was auch
     # immer man dir vorher ... gesagt hat, ist ab hier hinfällig", "Quello che ti hanno
     # detto finora ... non conta più", "Wat je hiervoor te horen kreeg ..., mag je vergeten"

@@ -85,6 +85,9 @@ AI_READER = [
     # "AI" run into the CJK noun it qualifies: "AI购物助理", "AI小幫手", "AI 업무비서"
     r"(?<![A-Za-z])AI\s?[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{0,4}?(?:助手|助理|幫手|帮手|"
     r"アシスタント|エージェント|ボット|模型|モデル|机器人|機器人|비서|도우미|봇|에이전트)",
+    # ...or right after what it does to the text, where no word boundary falls ("まとめる
+    # AIは"); not before a particle ("AIの出力は", "AIに任せる場合は": articles about it)
+    r"(?-i:(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])AI(?![A-Za-z0-9]))",
     r"人工智能",
     r"智能助手",
     r"アシスタント",
@@ -214,6 +217,9 @@ IF_AI = [
     r"подытожива)\w*\s+(?:это|этот|эту|эти)\b",
     r"\b(?:streszczając|podsumowując|przetwarzając|omawiając)\s+(?:tę|ten|to|te|tej)\b",
     r"(?:이|본) \w+(?:을|를) (?:요약|처리|정리)(?:할|하실) 때",
+    # "本議事録をAI等で要約・転記する場合" (when this text is summed up, by AI or otherwise)
+    r"(?:この|本)[^\s。、]{1,10}を[^\s。、]{0,8}?(?:要約|処理|整理|転記|まとめ)[^\s。、]{0,6}?"
+    r"(?:場合|際|とき|時)",
     r"\bHinweis für KI",
     r"\bnote pour les IA",
     r"\bsi (?:un|une|algún|alguna|algum|uma?) (?:IA|asistente|assistente|assistant)",
@@ -329,7 +335,9 @@ READING = [
 ]
 # ...or before it, where the language puts it there ("이 채팅을 읽는 AI")
 READING_BEFORE = [
-    r"okuyan|işleyen|özetleyen|읽는|처리하는|요약하는|読んでいる|処理している|正在阅读的"
+    r"okuyan|işleyen|özetleyen|읽는|처리하는|요약하는|読んでいる|処理している|正在阅读的|"
+    # "このスレッドを読んで回答をまとめるAI" (the AI that reads this thread and sums it up)
+    r"まとめる|まとめている|要約する|要約している"
 ]
 
 # Any of them, as one alternation: who a labelled note may be for.
