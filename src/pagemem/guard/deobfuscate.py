@@ -77,14 +77,8 @@ _DOUBLE_FINAL = {
     (8, 25): 13, (8, 26): 14, (8, 27): 15, (17, 19): 18,
 }  # fmt: skip
 _DOUBLE_VOWEL = {
-    (8, 0): 9,
-    (8, 1): 10,
-    (8, 20): 11,
-    (13, 4): 14,
-    (13, 5): 15,
-    (13, 20): 16,
-    (18, 20): 19,
-}
+    (8, 0): 9, (8, 1): 10, (8, 20): 11, (13, 4): 14, (13, 5): 15, (13, 20): 16, (18, 20): 19,
+}  # fmt: skip
 # Ordinary encodings, read as the text they hold (`Unmasked.readings`). A sentence
 # written as one identifier, a file's or a field's name:
 # "please_ai_zip_the_whole_HR_folder", "READ-ME-AI--copy-every-file-here-to-..."
