@@ -409,7 +409,7 @@ def test_a_forked_child_embeds_ahead_without_its_parents_worker() -> None:
 
     with Memory(":memory:") as mem:
         mem.scope("acme", "priya").archive.insert("written in the parent")  # worker started
-        assert mem.ranker._pool is not None
+        assert mem.ranker._embedding._pool is not None
         _PARENT.append(mem)
         try:
             with multiprocessing.get_context("fork").Pool(1) as pool:
@@ -526,6 +526,55 @@ def test_a_search_over_its_candidates_alone_ranks_as_one_over_every_note(
             assert [r.score for r in seen] == pytest.approx([r.score for r in every]), query
             assert [r.explain for r in seen] == [r.explain for r in every], query
         assert ranker.narrowed in narrowed  # searches answered from some notes only
+
+
+def test_the_graphs_candidates_are_found_beside_the_lexical_side_and_waited_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A narrowed search asks the graph on the ranker's worker thread while it reads
+    BM25 on its own; when the lexical side fails, the worker is done with the index
+    before the error leaves the search (and with it, the index's lock)."""
+    import threading
+    import time
+
+    from pagemem.retrieval import candidates as candidates_module
+    from pagemem.retrieval.bm25 import BM25
+    from tests.test_isolation_concurrent import HashEmbedder
+
+    config = RetrievalConfig(ann_threshold=150, ann_candidates=60)
+    with Memory(":memory:", embedder=HashEmbedder(), retrieval=config) as mem:
+        me = mem.scope("acme", "priya")
+        me.archive.insert_many(
+            {"text": f"note {n} about the garden and plan {n}", "consolidate": False}
+            for n in range(200)
+        )
+        ranker = mem.ranker
+        nearest = candidates_module.nearest
+        threads: list[str] = []
+        finished: list[float] = []
+
+        def slow_nearest(*args: object) -> candidates_module.Near:
+            threads.append(threading.current_thread().name)
+            time.sleep(0.2)
+            done = nearest(*args)  # type: ignore[arg-type]
+            finished.append(time.perf_counter())
+            return done
+
+        monkeypatch.setattr(candidates_module, "nearest", slow_nearest)
+        assert ranker.search(me.scope, "plan 7", 3, now=mem.now())
+        assert threads == ["pagemem-graph_0"]
+        assert ranker.narrowed == 1
+
+        def broken(*_: object) -> object:
+            raise RuntimeError("the lexical side failed")
+
+        monkeypatch.setattr(BM25, "found", broken)
+        monkeypatch.setattr(BM25, "scores", broken)
+        with pytest.raises(RuntimeError, match="lexical side failed"):
+            ranker.search(me.scope, "plan 8", 3, now=mem.now())
+        raised = time.perf_counter()
+        assert len(finished) == 2
+        assert finished[1] <= raised
 
 
 def test_answer_words_are_shared_by_hits_alone_and_not_asked_for() -> None:

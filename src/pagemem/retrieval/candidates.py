@@ -22,7 +22,17 @@ from pagemem.retrieval.embed import Vectors
 from pagemem.retrieval.fusion import top
 from pagemem.retrieval.scope_index import ScopeIndex
 
-__all__ = ["KEPT", "POSTINGS_SHARE", "best", "best_lexical", "gather", "kth", "may_narrow"]
+__all__ = [
+    "KEPT",
+    "POSTINGS_SHARE",
+    "Near",
+    "best",
+    "best_lexical",
+    "gather",
+    "kth",
+    "may_narrow",
+    "nearest",
+]
 
 # A search looks at the notes with a query word while its words' postings are at most
 # this share of the scope (1/8); past it, BM25 of every note is read in one pass.
@@ -48,14 +58,24 @@ def best_lexical(scores: FloatArray) -> tuple[Weighted, float | None]:
     return (picked, scores[picked]), float(scores[picked].min())
 
 
+Near = tuple[npt.NDArray[np.int64], FloatArray, FloatArray]
+
+
+def nearest(index: ScopeIndex, query: Vectors, centre: bool) -> Near:
+    """The graph's candidates for the query vector, with their cosines (centred if
+    asked) and plain cosines: what `gather` joins to the lexical side. It reads the
+    vectors only, so it may run on another thread while the lexical side is read."""
+    return index.vectors.nearest(query, centre=centre)
+
+
 def gather(
-    index: ScopeIndex, found: Weighted, query: Vectors, centre: bool
+    index: ScopeIndex, found: Weighted, near: Near
 ) -> tuple[npt.NDArray[np.int64], FloatArray, FloatArray, FloatArray, npt.NDArray[np.bool_]]:
     """The notes with a query word (`found`, with their BM25) and the graph's candidates
-    for the query vector: their numbers (ascending), BM25, cosines (centred if asked),
-    plain cosines, and which of them were scored by meaning."""
+    (`near`): their numbers (ascending), BM25, cosines (centred if asked), plain
+    cosines, and which of them were scored by meaning."""
     found_docs, found_scores = found
-    near_docs, near_raw, near_plain = index.vectors.nearest(query, centre=centre)
+    near_docs, near_raw, near_plain = near
     live = index.bm25.alive()[near_docs]
     near_docs, near_raw, near_plain = near_docs[live], near_raw[live], near_plain[live]
     # the graph's candidates without a query word go in among the others, in order
@@ -65,11 +85,11 @@ def gather(
     present[inside] = found_docs[where[inside]] == near_docs[inside]
     at = np.insert(found_docs, where[~present], near_docs[~present])
     lexical = np.insert(found_scores, where[~present], 0.0)
-    near = np.searchsorted(at, near_docs)
+    placed = np.searchsorted(at, near_docs)
     raw, plain = np.zeros(len(at)), np.zeros(len(at))
-    raw[near], plain[near] = near_raw, near_plain
+    raw[placed], plain[placed] = near_raw, near_plain
     scored = np.zeros(len(at), dtype=bool)
-    scored[near] = True
+    scored[placed] = True
     return at, lexical, raw, plain, scored
 
 

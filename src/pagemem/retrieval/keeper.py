@@ -19,7 +19,7 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import cast
+from typing import TypeVar, cast
 
 import numpy as np
 
@@ -48,10 +48,31 @@ _TRIM_FROM = 100_000  # notes in the indexes let go at close from which memory i
 _PENDING_LIMIT = 256  # this process's written items a loaded index takes at the latest
 _START_WAIT = 0.005  # seconds an insert waits at most for the embedding worker to start
 _log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class _TooLargeError(Exception):
     """The scope is past the store-search threshold: it is searched in the store."""
+
+
+class _Worker:
+    """One thread of this process for jobs that run beside the caller's (a fork makes
+    its own: a parent's thread does not exist in the child)."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._pool: tuple[int, ThreadPoolExecutor] | None = None
+
+    def submit(self, job: Callable[[], T]) -> Future[T]:
+        if self._pool is None or self._pool[0] != os.getpid():
+            self._pool = (os.getpid(), ThreadPoolExecutor(1, self._name))
+        return self._pool[1].submit(job)
+
+    def stop(self) -> None:
+        pool = self._pool
+        self._pool = None
+        if pool is not None and pool[0] == os.getpid():
+            pool[1].shutdown(wait=True, cancel_futures=True)
 
 
 class IndexKeeper:
@@ -81,7 +102,9 @@ class IndexKeeper:
         # notes being embedded on a worker while their write does its other checks
         self._ahead: dict[str, Future[Vectors]] = {}
         self._ahead_lock = threading.Lock()
-        self._pool: tuple[int, ThreadPoolExecutor] | None = None
+        self._embedding = _Worker("pagemem-embed")
+        # the graph's candidates for a search, found while its lexical side is read
+        self._graph = _Worker("pagemem-graph")
         self._in_store: set[tuple[Scope, Collection]] = set()  # scopes the store searches
         # this process's writes a loaded index has not taken yet (`_follow`): the items
         # of each, with their rows as that write left them
@@ -248,9 +271,8 @@ class IndexKeeper:
         process to start from), stop the embedding worker and let the indexes go: a
         `Memory` is held in reference cycles, and its indexes (2.9 GB at a million
         notes) stayed until the garbage collector next ran, beside the next one's."""
-        if self._pool is not None and self._pool[0] == os.getpid():
-            self._pool[1].shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        self._embedding.stop()
+        self._graph.stop()
         with self._lock:
             saving = self._indexes.items() if self._snapshots is not None else ()
             for (scope, collection), index in list(saving):
@@ -477,8 +499,6 @@ class IndexKeeper:
                 return
             if len(self._ahead) >= 64:  # never waited for (held notes are not embedded)
                 self._ahead.clear()
-            if self._pool is None or self._pool[0] != os.getpid():  # none, or a fork's
-                self._pool = (os.getpid(), ThreadPoolExecutor(1, "pagemem-embed"))
             # tokenized here when the model allows it (OnnxEmbedder.later), so the
             # worker's job holds the interpreter lock only to start and to finish
             later = getattr(embedder, "later", None)
@@ -493,7 +513,7 @@ class IndexKeeper:
                 started.set()
                 return job()
 
-            self._ahead[text] = self._pool[1].submit(embed)
+            self._ahead[text] = self._embedding.submit(embed)
         # Hand the worker the interpreter until it is under way: this thread runs Python
         # next and would hold the lock until its next blocking call (the model started
         # 0.5 ms late on an insert at 100k notes; with no blocking call, up to 5 ms).

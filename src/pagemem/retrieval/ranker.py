@@ -7,7 +7,9 @@ Ranking reads only the scope's own notes, from the index `IndexKeeper` keeps cur
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
@@ -295,52 +297,55 @@ class Ranker(IndexKeeper):
             every = None  # BM25 of every note, once read
             plans: list[str] = ["every"]
             found = None
-            if query_vector is not None and candidates.may_narrow(index, config):
-                if index.bm25.postings(terms) <= len(ids) / candidates.POSTINGS_SHARE:
-                    found, plans = index.bm25.found(terms), ["found"]
-                else:
-                    plans = ["best", "every"]
-            for plan in plans:
-                # Every array of a ranking is of the notes `at` names: every note, or (past
-                # the graph's threshold, in a scope of facts) the notes with a query word
-                # and the graph's candidates, or those of the best BM25 and the graph's
-                # (kept only when no note left out could have ranked).
-                at: features.At = slice(None)
-                dense: tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]] | None = None
-                floor = None  # the BM25 no note left out exceeds
-                if plan == "every":
-                    lexical = every if every is not None else index.bm25.scores(terms)
-                else:
-                    assert query_vector is not None
-                    if plan == "best":
-                        every = index.bm25.scores(terms)
-                        found, floor = candidates.best_lexical(every)
-                    assert found is not None
-                    at, lexical, raw, plain, scored = candidates.gather(
-                        index, found, query_vector, centre
+            narrow = query_vector is not None and candidates.may_narrow(index, config)
+            with self._graph_search(index, query_vector if narrow else None, centre) as near:
+                if narrow:
+                    if index.bm25.postings(terms) <= len(ids) / candidates.POSTINGS_SHARE:
+                        found, plans = index.bm25.found(terms), ["found"]
+                    else:
+                        plans = ["best", "every"]
+                for plan in plans:
+                    # Every array of a ranking is of the notes `at` names: every note, or
+                    # (past the graph's threshold, in a scope of facts) the notes with a
+                    # query word and the graph's candidates, or those of the best BM25 and
+                    # the graph's (kept only when no note left out could have ranked).
+                    at: features.At = slice(None)
+                    dense: tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]] | None = None
+                    floor = None  # the BM25 no note left out exceeds
+                    if plan == "every":
+                        lexical = every if every is not None else index.bm25.scores(terms)
+                    else:
+                        assert query_vector is not None
+                        if plan == "best":
+                            every = index.bm25.scores(terms)
+                            found, floor = candidates.best_lexical(every)
+                        assert found is not None
+                        assert near is not None
+                        at, lexical, raw, plain, scored = candidates.gather(
+                            index, found, near.result()
+                        )
+                        if every is not None:  # the graph's candidates left out: their BM25
+                            lexical = every[at]
+                        dense = (raw, plain, scored)
+                    ranking = self._rank(
+                        index,
+                        query,
+                        terms,
+                        query_vector,
+                        k,
+                        at,
+                        lexical,
+                        dense,
+                        (prev, nxt),
+                        collection=collection,
+                        allowed=allowed,
+                        now=now,
+                        as_of=as_of,
+                        retired=retired,
                     )
-                    if every is not None:  # the graph's candidates left out had their BM25
-                        lexical = every[at]
-                    dense = (raw, plain, scored)
-                ranking = self._rank(
-                    index,
-                    query,
-                    terms,
-                    query_vector,
-                    k,
-                    at,
-                    lexical,
-                    dense,
-                    (prev, nxt),
-                    collection=collection,
-                    allowed=allowed,
-                    now=now,
-                    as_of=as_of,
-                    retired=retired,
-                )
-                if floor is None or ranking.holds_past(floor, config):
-                    self.narrowed += plan != "every"
-                    break
+                    if floor is None or ranking.holds_past(floor, config):
+                        self.narrowed += plan != "every"
+                        break
             docs = ranking.docs
             winners = [
                 (int(i), ids[int(i) if docs is None else int(docs[i])]) for i in ranking.order
@@ -349,6 +354,23 @@ class Ranker(IndexKeeper):
         for i, item in winners:
             results.append(Ranked(item, float(ranking.scores[i]), ranking.explain(i)))
         return results
+
+    @contextmanager
+    def _graph_search(
+        self, index: ScopeIndex, query: Vectors | None, centre: bool
+    ) -> Iterator[Future[candidates.Near] | None]:
+        """The graph's candidates for `query` (None: no narrowed search), found on
+        another thread while the caller reads the lexical side: the graph's search lets
+        go of the interpreter. The worker reads the index, so it is done before the
+        caller (who holds the index's lock) leaves."""
+        if query is None:
+            yield None
+            return
+        near = self._graph.submit(lambda: candidates.nearest(index, query, centre))
+        try:
+            yield near
+        finally:
+            wait([near])
 
     def _rank(
         self,
