@@ -61,7 +61,10 @@ _HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}[ :]?){12,}\b")
 _ROT13_CUE = re.compile(r"\b(rot-?13|caesar|rotated|decode|decoded|decoding)\b", re.IGNORECASE)
 _REVERSE_CUE = re.compile(
     r"\b(backwards?|reversed?|in reverse|right to left|rückwärts|à l'envers|al revés|al contrario|"
-    r"od tyłu|задом наперёд)",
+    r"od tyłu|задом наперёд|задом наперед|справа налево|справа наліво|od prawej do lewej|wspak|"
+    r"de derecha a izquierda|de droite à gauche|da destra a sinistra|von rechts nach links|"
+    r"van rechts naar links|achterstevoren|de trás para frente|da direita para a esquerda)|"
+    r"右から左|逆から読|逆さに読|从右往左|从右到左|倒着读|倒过来读|反着读|거꾸로|오른쪽에서 왼쪽",
     re.IGNORECASE,
 )
 _HYPHENATED = re.compile(r"(?<=\w)-(?=\w)")
@@ -88,6 +91,10 @@ _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 # Hebrew's written gender forms, read as the word: a slash and the feminine or plural
 # ending after a noun or a verb ("assistant/f", "add!/f")
 _GENDER_SLASH = re.compile("(?<=[\u05d0-\u05ea])/(?:ות|ים|ית|ת|ה|י)(?![\u05d0-\u05ea])")
+# A middle dot between two words of CJK or Korean text lists them ("要約・案内するAI", the
+# AI summing up and presenting; "검토·요약하는 AI"): read as the words run together
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_LIST_DOT = re.compile(f"(?<=[{_CJK}])[・·･](?=[{_CJK}])")
 # A JSON document inside a JSON string: "{\"function_call\":{\"name\": ...}}"
 _ESCAPED_QUOTE = re.compile(r'\\"')
 # Chat spelling that dodges word lists: "pls ignor ur old rulez".
@@ -359,4 +366,6 @@ def _readings(visible: str) -> tuple[str, ...]:
         readings.append(_ESCAPED_QUOTE.sub('"', visible))
     if _GENDER_SLASH.search(visible):
         readings.append(_GENDER_SLASH.sub("", visible))
+    if _LIST_DOT.search(visible):
+        readings.append(_LIST_DOT.sub("", visible))
     return tuple(dict.fromkeys(r for r in readings if r != visible))

@@ -236,7 +236,7 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             r"\s+(?:de|of|for|di|von|van|da|do)\s+\S+(?:\s+\S+)?)?\s*(?:へ|に|님|에게|के लिए)?"
             # after a dash, words that go on (a heading's "... AI - Company" stops)
             r"\s*(?:[:：]|\s[—–-]\s(?=(?:\S+[ \t]+){4}\S))\s*\S|"
-            rf"(?:{AI}|(?<![A-Za-z])AI)(?:(?:さん|様)?へ|さん|様)[。、:：]|"
+            rf"(?:{AI}|(?<![A-Za-z])AI)(?:(?:さん|様)?へ|さん|様)(?:[。、:：！!]|\s)|"
             # a model hailed at a sentence's start: "Асистенте! Терміново ...", "Assistant! Delete"
             rf"(?:^|[.!?\n]\s*){AI}!\s+\w|"
             # an elided article before a label's model: "Nota all'assistente: ...", "À l'IA : ..."

@@ -542,7 +542,8 @@ POLITE = [
     r"\bdet ville være (?:fint|dejligt|rart)\b",
     r"\brica ed(?:iyorum|ersem)\b|\brica etsem\b|\bçok sevinirim\b|\bminnettar olurum\b|"
     r"\bmemnun olurum\b",
-    r"非常希望您?能|希望您能|劳烦|麻烦您|拜托",
+    r"非常希望您?能|希望您能|劳烦|麻烦您|拜托|烦请",
+    r"주시면 (?:대단히 |정말 |매우 |너무 )?감사",
     r"(?:いただけますと|いただければ|くだされば)[^。]{0,6}?(?:幸い|ありがた)|ありがたく存じます",
     r"आभारी (?:रहेंगे|होंगे|रहूँगा|रहूंगा|रहूँगी)",
     r"\b(?:le |les )?agradecer[íi]amos\b|\bti saremmo grat[io]\b|\bficar[íi]amos gratos\b|"

@@ -21,6 +21,7 @@ __all__ = [
     "HAILED_MACHINE",
     "HAILED_PERSON",
     "IF_AI",
+    "MACHINE_WORK",
     "READING",
     "READING_BEFORE",
     "RELAY",
@@ -87,7 +88,10 @@ AI_READER = [
     r"アシスタント|エージェント|ボット|模型|モデル|机器人|機器人|비서|도우미|봇|에이전트)",
     # ...or right after what it does to the text, where no word boundary falls ("まとめる
     # AIは"); not before a particle ("AIの出力は", "AIに任せる場合は": articles about it)
-    r"(?-i:(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])AI(?![A-Za-z0-9]))",
+    r"(?-i:(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?:AI|ai)(?![A-Za-z0-9]))",
+    # written in lower case before a particle: "이거 읽는 ai야", "読んでるaiへ"
+    r"(?-i:(?<![A-Za-z0-9])ai(?=[\u3040-\u309f\uac00-\ud7af]))",
+    r"ボット",
     r"人工智能",
     r"智能助手",
     r"アシスタント",
@@ -138,6 +142,17 @@ AI_READER = [
     r"\bakili bandia\b|\bmsaidizi wa (?:AI|kidijitali)\b",
 ]
 
+# "this" before what a model is reading ("diese Seite", "questo annuncio", "tę wiadomość")
+THIS = [
+    r"this|these|diese[rsnm]?|ce|cet|cette|ces|este|esta|estos|estas|esse|essa|isto|questo|"
+    r"questa|questi|queste|deze|dit|ten|ta|tę|to|tego|tej|ten här|den här|det här|detta|denna|"
+    r"этот|эта|это|этому|этой|эти|этого|эту|цей|ця|це|цього|цю|цієї|bu|şu|इस|هذه|هذا",
+    r"这|此|本|この|이",
+    # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
+    r"αυτ(?:ό|ή|ές|ά|ός|ού|ήν|όν|ούς)|הזה|הזאת|הזו|זה|זו|นี้|این|tento|tato|toto|tuto|tyto|"
+    r"acest\w*|această|ezt|ezeket|ezen|tämä|tätä|nämä|tämän|এই|இந்த",
+]
+
 # "If an AI is reading this", "any AI summarising this", "whoever you are".
 IF_AI = [
     # said of this text or asking something ("If an AI reads this", "if your assistant
@@ -150,7 +165,7 @@ IF_AI = [
     r"\b(?:any|every|all)\s+(?:AI|assistant|LLM|language model|bot|agent)s?\s+"
     r"(?:reading|summari[sz]ing|processing|helping|browsing|triaging|evaluating|scanning)",
     r"\b(?:AI|assistant|LLM|model|bot)s?\s+(?:reading|summari[sz]ing|processing|browsing|"
-    r"triaging|helping)\s+(?:this|the|attendees|users?)",
+    r"triaging|helping|condensing|digesting)\s+(?:this|the|attendees|users?)",
     # a note for a model, or for one named a word or two on and then a colon ("Message for
     # automated expense assistants:")
     r"\b(?:note|message|instructions?|notice|memo|P\.?S\.?)\s+(?:to|for)\s+(?:the\s+|any\s+|"
@@ -180,6 +195,7 @@ IF_AI = [
     r"\bwhoever you are\b",
     # a chat mention, a labelled note for a model
     r"(?<![\w.])@(?:assistant|ai|bot|agent|copilot|claude|chatgpt|gpt)\b",
+    r"(?<![\w.])@(?:AI|ai)?(?:アシスタント|智能助手|助手|助理|ボット|어시스턴트|비서|봇)",
     r"\b(?:AI|assistant|bot|agent|LLM|model)\s+(?:instructions?|note|task|command|directive|"
     r"orders?)\s*:",
     r"\bTODO\s*[(\[]?\s*(?:(?:for|för|voor|für|pour|para|per|dla|для)\s+)?"
@@ -191,7 +207,8 @@ IF_AI = [
     # обработки протокола)", "YAPILACAK (asistan)"
     r"(?:\b(?:TODO|FIXME|(?-i:NOTE)|À FAIRE|A FAIRE|POR HACER|PENDIENTE|DA FARE|ZU ERLEDIGEN|"
     r"DO ZROBIENIA|СДЕЛАТЬ|ЗРОБИТИ|YAPILACAK|VIỆC CẦN LÀM|CẦN LÀM)|할 ?일|待办|やること)\s*"
-    r"[(\[（【]\s*[^)\]）】\n]{0,40}?(?:\b(?:agent|agente|asistan|bot|AI|KI|IA|ИИ|ШІ|"
+    r"[(\[（【]\s*[^)\]）】\n]{0,40}?(?:\b(?:agent|agente|asistan|asystent|assistent|assistant|"
+    r"асистент|ассистент|answer[- ]engine|llm|bot|AI|KI|IA|ИИ|ШІ|"
     r"automat(?!ion)|автомат|otomati)\w*|(?<![A-Za-z])AI|tự động|एजेंट|자동|에이전트|自动|自動|"
     r"エージェント|代理|助手|助理)[^)\]）】\n]{0,40}[)\]）】]",
     r"\b(?:hello|hi|hey|dear)\s+(?:Chat)?GPT\b",
@@ -205,11 +222,47 @@ IF_AI = [
     r"\b(?:AI|IA|KI|assistants?|asistentes?|assistentes?)\s+(?:\w+\s+){0,2}?(?:that|who|qui|que|"
     r"die|che|który)\s+(?:reads?|lit|lee|leem|liest|legge|leest|czyta)\b",
     r"\bwenn (?:eine|die) KI\b",
+    # ...with the reading verb first: "Если вашу почту разбирает ИИ-помощник", "se la sua
+    # posta la gestisce un assistente", "якщо ваші листи опрацьовує ШІ"
+    r"\b(?:if|si|se|wenn|falls|als|jeśli|jeżeli|если|якщо|qualora)\s+(?:\S+\s+){0,4}?"
+    r"(?:reads|processes|summari[sz]es|handles|sorts|lit|traite|résume|lee|procesa|resume|"
+    r"gestiona|lê|processa|liest|verarbeitet|auswertet|zusammenfasst|legge|elabora|riassume|"
+    r"gestisce|leest|verwerkt|samenvat|czyta|przetwarza|streszcza|obsługuje|читает|"
+    r"обрабатывает|разбирает|сортирует|пересказывает|читає|обробляє|опрацьовує|розбирає|"
+    r"переказує)\s+(?:\S+\s+){0,2}?(?:an? |un |une |una |uno |ein |eine |een )?"
+    r"(?:(?-i:AI|IA|KI|ИИ|ШІ)\b|assistant|asystent|assistente|asistente|Assistent|assistent|"
+    r"помощник|помічник|асистент|ассистент)",
+    # asked of models as a body: "Просимо ШІ-помічників, які ...", "We ask AI assistants
+    # to ...", "Prosimy asystentów AI o ..."
+    r"\b(?:we (?:kindly |politely )?ask|wir bitten|prosimy|просим|просимо|chiediamo|"
+    r"vragen (?:wij|we)|pedimos|rogamos|nous demandons|nous prions)\s+(?:(?:all|any|the|alle|"
+    r"die|tutti|gli|i|todos|los|les|tous|wszystkich|всех|усіх|всіх)\s+)?(?:\w+\s+)?"
+    r"(?:(?-i:AI|IA|KI|ИИ|ШІ)[- ]?)?(?:assistants?|asystent\w*|Assistent\w*|assistent\w*|"
+    r"asistentes?|помощник\w*|помічник\w*|асистент\w*|ассистент\w*|agents?|(?:chat)?bots?|"
+    r"бот\w*|(?-i:AI|IA|KI|ИИ|ШІ)\b)",
     # "if you are an AI": "Если ты ИИ", "Якщо ти ШІ", "Jeśli jesteś AI", "만약 당신이 AI라면"
     r"\b(?:если|якщо) (?:ты|ти|вы|ви)\s*(?:[—–-]\s*)?(?:ИИ|ШІ|AI|бот|ассистент|асистент|"
     r"помощник|помічник|искусственн\w* интеллект|штучн\w* інтелект|языков\w* модел|мовн\w* модел)",
     r"\bjeśli jesteś (?:AI|SI|asystentem|botem|modelem|agentem|sztuczną inteligencją)\b",
+    r"\b(?:sollten|solltest|falls|wenn) (?:Sie|du) (?:ein|eine) (?:\w+ )?(?:KI-)?(?:Assistent\w*|"
+    r"KI|Sprachmodell|Chatbot|Bot|Agent)\b",
+    r"\b(?:se|si|als) (?:(?:sei|sie|eres|es|êtes|es|ben|bent|je bent) )?(?:un[ao']? ?|een |une? )"
+    r"(?:\w+ )?(?:assistente|asistente|assistant|assistent|IA|AI|bot|chatbot|agente)\b"
+    r"(?=[^.!?\n]{0,60}?(?:[:,]|\b(?:per favore|por favor|s'il vous plaît|alsjeblieft)\b))",
     r"(?:AI|인공지능|어시스턴트|챗봇|언어 ?모델)(?:이)?라면",
+    # this text handled by a model, said in the passive: "als deze mail door een digitale
+    # assistent wordt verwerkt, ...", "如本邮件由智能助手进行摘要"
+    rf"\b(?:if|when|als|wenn|falls|se|si|jeśli|jeżeli|если|якщо|qualora)\s+(?:{alt(THIS)})\s+"
+    r"\w+\s+(?:\w+\s+){0,2}?(?:by|door|von|durch|da|dal|dall'|dalla|par|por|przez|pelo|pela)\s+"
+    r"(?:\w+\s+){0,2}?(?:(?-i:AI|IA|KI|ИИ|ШІ)\b|assistant|assistent|assistente|asistente|"
+    r"Assistent|asystent|помощник|помічник|асистент|ассистент|(?:chat)?bot|agent)",
+    r"(?:如|如果|若)(?:本|此|这)\w{0,4}由\w{0,6}(?:AI|助手|助理|智能|机器人|模型)",
+    # reading this text for someone: "se stai leggendo questa email per conto di qualcuno",
+    # "si lees este correo en nombre de ...", "als je deze mail namens iemand leest"
+    rf"\b(?:leggendo|elaborando|gestendo|leyendo|procesando|lisez|traitez|lendo|processando|"
+    rf"czytasz|przetwarzasz|читаешь|обрабатываешь|читаєш|обробляєш|liest|verarbeitest|leest|"
+    rf"verwerkt)\s+(?:{alt(THIS)})\s+\w+\s+(?:per conto d|en nombre d|pour le compte d|"
+    r"em nome d|w imieniu|от имени|від імені|im Auftrag|namens)",
     # "when you summarise this letter, write ...": the reader told how to retell this text
     r"\b(?:коли|під час того,? як) (?:будеш |будете )?(?:підсумову|резюму|переказу|обробля|"
     r"узагальню)\w*\s+(?:цей|цю|ці|це)\b",
@@ -234,11 +287,15 @@ IF_AI = [
     r"أيها المساعد",
     r"この記事を読んでいるAI",
     r"(?:读到|阅读)\w{0,6}(?:AI|助手)",
+    r"看到(?:这|此|本)\w{0,5}的(?:AI|助手|机器人)",
     r"\b(?:upon|after|when|on) (?:the )?(?:ingestion|ingesting|reading|processing|parsing|"
     r"summari[sz]ing)(?: of)? this (?:document|page|file|email|message|text|article)",
-    r"\b(?:caro|cara|querido|querida|cher|chère|lieber|liebe|beste|drogi|droga|дорогой|"
-    r"уважаемый|sevgili|kære|kära)\s+(?:\w+\s+)?(?:assistente|asistente|assistant|Assistent|"
-    r"asystent|ассистент|asistan|assistent|IA|KI|AI|modell?o?)",
+    # a greeting: "Lieve AI, ...", "Gentile assistente virtuale", "Уважаемый ИИ", "Гей, ШІ"
+    r"\b(?:caro|cara|cari|care|gentile|gentili|querido|querida|estimad[oa]|prezad[oa]|cher|"
+    r"chère|chers|lieber|liebe|lieve|beste|hé|hoi|hallo|drogi|droga|szanown[yae]|дорог(?:ой|ая)|"
+    r"уважаем(?:ый|ая)|шановн(?:ий|а)|любий|люба|гей|эй|sevgili|kære|kära)[,!]?\s+(?:\w+\s+)?"
+    r"(?:assistente|asistente|assistant|Assistent|asystent|ассистент|асистент|помощник|помічник|"
+    r"asistan|assistent|IA|KI|AI|ИИ|ШІ|modell?o?)",
     r"(?:^|[.!?:]\s*)(?:you|você|vous|tu|du|usted|ty|ты|вы|sen|jij|u),? (?:the )?(?:\w+ ){0,2}"
     r"(?:model|modelo|modèle|Modell|modello|assistant|assistente|asistente|AI|IA|KI|bot)\b",
     r"(?:Hinweis|Nota|Note|Notiz|Remarque|Nota bene|Uwaga|Примечание|Opmerking|Anmerkung)\s+"
@@ -296,7 +353,8 @@ AGENT = [
 ]
 # "for"/"to" before who a note is for...
 FOR_MODEL = [
-    r"for|to|attn|attention|für|an|pour|à|aux|au|para|per|a|al|alla|voor|aan|dla|do|till|för|"
+    r"for|to|attn|attention|für|fuer|an|pour|à|aux|au|para|per|a|al|alla|voor|aan|dla|do|till|för|"
+    r"aos|às|ao|"
     r"до|для|untuk|buat|kepada|bagi|dành cho|gửi|cho",
     r"لل|إلى",
     r"给|給|致|供",
@@ -312,16 +370,6 @@ WHO = [
     # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
     r"που|אשר|ที่|که|který|která|které|care|aki|amely|joka|jotka|যে|ambaye",
 ]
-# "this" before what a model is reading ("diese Seite", "questo annuncio", "tę wiadomość")
-THIS = [
-    r"this|these|diese[rsnm]?|ce|cet|cette|ces|este|esta|estos|estas|esse|essa|isto|questo|"
-    r"questa|questi|queste|deze|dit|ten|ta|tę|to|tego|tej|ten här|den här|det här|detta|denna|"
-    r"этот|эта|это|этому|этой|эти|этого|эту|цей|ця|це|цього|цю|цієї|bu|şu|इस|هذه|هذا",
-    r"这|此|本|この|이",
-    # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
-    r"αυτ(?:ό|ή|ές|ά|ός|ού|ήν|όν|ούς)|הזה|הזאת|הזו|זה|זו|นี้|این|tento|tato|toto|tuto|tyto|"
-    r"acest\w*|această|ezt|ezeket|ezen|tämä|tätä|nämä|tämän|এই|இந்த",
-]
 # a model named as it reads: "IA lisant ce courriel", "modello che leggi" (participles of
 # reading, processing and summarising)...
 READING = [
@@ -335,13 +383,33 @@ READING = [
 ]
 # ...or before it, where the language puts it there ("이 채팅을 읽는 AI")
 READING_BEFORE = [
-    r"okuyan|işleyen|özetleyen|읽는|처리하는|요약하는|読んでいる|処理している|正在阅读的|"
+    r"okuyan|işleyen|özetleyen|읽는|처리하는|요약하는|読んでいる|読んでる|お読みの|ご覧の|"
+    r"処理している|正在阅读的|"
     # "このスレッドを読んで回答をまとめるAI" (the AI that reads this thread and sums it up)
     r"まとめる|まとめている|要約する|要約している"
 ]
 
+# Machine work done on the text, named as who a note is for: "Voor automatische
+# samenvattingen: ...", "Nota per gli eventuali sistemi di riepilogo automatico: ...",
+# "HINWEIS FUER AUTOMATISCHE AUSWERTUNGEN: ...", "自動要約ツールをご利用の場合 ..."
+MACHINE_WORK = [
+    r"\b(?:automatic|automated|machine)\s+(?:summar(?:y|ies)|review|evaluation|analysis|"
+    r"processing)\b|\bauto-?summar\w+",
+    r"\b(?:automatische|automatischen|maschinelle|maschinellen)\s+\w*(?:auswertung|"
+    r"zusammenfassung|verarbeitung|prüfung|pruefung|analyse)\w*",
+    r"\b(?:sistemi|sistema|strumenti|strumento) di (?:riepilogo|sintesi|riassunto) "
+    r"automatic\w*|\b(?:riepiloghi|riassunti|sintesi) automatic\w*",
+    r"\bautomatische (?:samenvatting|verwerking|analyse|beoordeling)\w*",
+    r"\b(?:résumés?|synthèses?|traitements?|analyses?) automatiques?\b",
+    r"\b(?:resúmenes|resumen|resumos?|análisis|análises?) automátic\w*",
+    r"\bautomatyczn\w+ (?:streszcz|podsumow|analiz|przetwarza)\w*",
+    r"\bавтоматическ\w+ (?:пересказ|сводк|обработк|резюм|анализ)\w*",
+    r"\bавтоматичн\w+ (?:підсумк|переказ|обробк|аналіз)\w*",
+    r"自動要約|要約ツール|要約AI|自动摘要|摘要工具|自动总结|총괄 요약|자동 요약|요약 도구",
+]
+
 # Any of them, as one alternation: who a labelled note may be for.
-ANY_READER = alt(AI_READER + PROCESSOR + AGENT)
+ANY_READER = alt(AI_READER + PROCESSOR + AGENT + MACHINE_WORK)
 
 # The person the reader is to pass a message on to: a page's own reader is its last one
 # and is told things, never asked to tell someone else ("Relay to the person asking that
