@@ -36,7 +36,7 @@ from pagemem.guard.sentences import sentences as split
 __all__ = ["MODEL_PATH", "LearnedDirectives", "features", "sentences"]
 
 MODEL_PATH = "data/guard/directive-model.npz"
-_MODEL_SHA256 = "359a5fabd75aa7e7ab4b95114a6dc251c28668a01b315eb9608a7fa0ad581caa"
+_MODEL_SHA256 = "b1976f96be9a117fbadd9be2dabf10b04544036dac94ae7c5df067320fa05f7a"
 BITS = 18
 _MASK = (1 << BITS) - 1
 _WORD = re.compile(r"\w+")
