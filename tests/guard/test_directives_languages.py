@@ -6,6 +6,13 @@ import pytest
 
 from pagemem.guard import detect_directives
 
+
+def _assert_flagged_by(text: str, family: str) -> None:
+    finding = detect_directives(text)
+    assert finding.flagged, (text, finding)
+    assert family in finding.families, (text, finding)
+
+
 # languages, obfuscation and look-alikes
 
 
@@ -352,9 +359,7 @@ def test_citations_code_and_plain_statements_stay_data(text: str) -> None:
     ],
 )
 def test_summarisers_resets_and_courtesies_in_more_shapes(text: str, family: str) -> None:
-    finding = detect_directives(text)
-    assert finding.flagged, (text, finding)
-    assert family in finding.families, (text, finding)
+    _assert_flagged_by(text, family)
 
 
 @pytest.mark.parametrize(
@@ -461,9 +466,7 @@ def test_manual_resets_and_ai_in_plain_cjk_stay_data(text: str) -> None:
 )
 def test_greetings_passives_machine_work_and_cjk_shapes(text: str, family: str) -> None:
     """Shapes found on blind sets of 2026-12-07, written again in other words."""
-    finding = detect_directives(text)
-    assert finding.flagged, (text, finding)
-    assert family in finding.families, (text, finding)
+    _assert_flagged_by(text, family)
 
 
 @pytest.mark.parametrize(

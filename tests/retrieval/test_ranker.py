@@ -534,11 +534,11 @@ def test_the_graphs_candidates_are_found_beside_the_lexical_side_and_waited_for(
     """A narrowed search asks the graph on the ranker's worker thread while it reads
     BM25 on its own; when the lexical side fails, the worker is done with the index
     before the error leaves the search (and with it, the index's lock)."""
-    import threading
     import time
 
     from pagemem.retrieval import candidates as candidates_module
     from pagemem.retrieval.bm25 import BM25
+    from pagemem.retrieval.vectors import VectorSet
     from tests.test_isolation_concurrent import HashEmbedder
 
     config = RetrievalConfig(ann_threshold=150, ann_candidates=60)
@@ -549,18 +549,20 @@ def test_the_graphs_candidates_are_found_beside_the_lexical_side_and_waited_for(
             for n in range(200)
         )
         ranker = mem.ranker
-        nearest = candidates_module.nearest
+        nearest = VectorSet.nearest
         threads: list[str] = []
         finished: list[float] = []
 
-        def slow_nearest(*args: object) -> candidates_module.Near:
+        def slow_nearest(
+            vectors: VectorSet, query: Vectors, *, centre: bool
+        ) -> candidates_module.Near:
             threads.append(threading.current_thread().name)
             time.sleep(0.2)
-            done = nearest(*args)  # type: ignore[arg-type]
+            done = nearest(vectors, query, centre=centre)
             finished.append(time.perf_counter())
             return done
 
-        monkeypatch.setattr(candidates_module, "nearest", slow_nearest)
+        monkeypatch.setattr(VectorSet, "nearest", slow_nearest)
         assert ranker.search(me.scope, "plan 7", 3, now=mem.now())
         assert threads == ["pagemem-graph_0"]
         assert ranker.narrowed == 1

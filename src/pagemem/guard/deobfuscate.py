@@ -191,7 +191,7 @@ _GENERIC = frozenset({
     "task", "tasks", "priorities", "current", "existing", "standing", "original", "initial",
     "every", "everything", "whatever", "orders", "commands", "programming", "constraints",
 })  # fmt: skip
-_UNSPACED = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_UNSPACED = re.compile(f"[{_CJK}]")
 # a slip that is an inflection ("ignored", "systems") or another word ("forgot")
 _ENDINGS = ("s", "d", "ed", "r", "n")
 _REAL = frozenset({"forgot", "forge", "abode", "priors", "prions", "roles", "rulers", "earliest"})

@@ -142,6 +142,13 @@ AI_READER = [
     r"\bakili bandia\b|\bmsaidizi wa (?:AI|kidijitali)\b",
 ]
 
+# "if", and a model's word, in the languages of the patterns below that use them
+_IF = r"(?:if|si|se|wenn|falls|als|jeśli|jeżeli|если|якщо|qualora)"
+_MODEL_WORD = (
+    r"(?:(?-i:AI|IA|KI|ИИ|ШІ)\b|assistant|asystent|assistente|asistente|assistent|помощник|"
+    r"помічник|асистент|ассистент)"
+)
+
 # "this" before what a model is reading ("diese Seite", "questo annuncio", "tę wiadomość")
 THIS = [
     r"this|these|diese[rsnm]?|ce|cet|cette|ces|este|esta|estos|estas|esse|essa|isto|questo|"
@@ -224,14 +231,12 @@ IF_AI = [
     r"\bwenn (?:eine|die) KI\b",
     # ...with the reading verb first: "Если вашу почту разбирает ИИ-помощник", "se la sua
     # posta la gestisce un assistente", "якщо ваші листи опрацьовує ШІ"
-    r"\b(?:if|si|se|wenn|falls|als|jeśli|jeżeli|если|якщо|qualora)\s+(?:\S+\s+){0,4}?"
+    rf"\b{_IF}\s+(?:\S+\s+){{0,4}}?"
     r"(?:reads|processes|summari[sz]es|handles|sorts|lit|traite|résume|lee|procesa|resume|"
     r"gestiona|lê|processa|liest|verarbeitet|auswertet|zusammenfasst|legge|elabora|riassume|"
     r"gestisce|leest|verwerkt|samenvat|czyta|przetwarza|streszcza|obsługuje|читает|"
     r"обрабатывает|разбирает|сортирует|пересказывает|читає|обробляє|опрацьовує|розбирає|"
-    r"переказує)\s+(?:\S+\s+){0,2}?(?:an? |un |une |una |uno |ein |eine |een )?"
-    r"(?:(?-i:AI|IA|KI|ИИ|ШІ)\b|assistant|asystent|assistente|asistente|Assistent|assistent|"
-    r"помощник|помічник|асистент|ассистент)",
+    rf"переказує)\s+(?:\S+\s+){{0,2}}?(?:an? |un |une |una |uno |ein |eine |een )?{_MODEL_WORD}",
     # asked of models as a body: "Просимо ШІ-помічників, які ...", "We ask AI assistants
     # to ...", "Prosimy asystentów AI o ..."
     r"\b(?:we (?:kindly |politely )?ask|wir bitten|prosimy|просим|просимо|chiediamo|"
@@ -252,10 +257,9 @@ IF_AI = [
     r"(?:AI|인공지능|어시스턴트|챗봇|언어 ?모델)(?:이)?라면",
     # this text handled by a model, said in the passive: "als deze mail door een digitale
     # assistent wordt verwerkt, ...", "如本邮件由智能助手进行摘要"
-    rf"\b(?:if|when|als|wenn|falls|se|si|jeśli|jeżeli|если|якщо|qualora)\s+(?:{alt(THIS)})\s+"
-    r"\w+\s+(?:\w+\s+){0,2}?(?:by|door|von|durch|da|dal|dall'|dalla|par|por|przez|pelo|pela)\s+"
-    r"(?:\w+\s+){0,2}?(?:(?-i:AI|IA|KI|ИИ|ШІ)\b|assistant|assistent|assistente|asistente|"
-    r"Assistent|asystent|помощник|помічник|асистент|ассистент|(?:chat)?bot|agent)",
+    rf"\b(?:when|{_IF})\s+(?:{alt(THIS)})\s+\w+\s+(?:\w+\s+){{0,2}}?"
+    r"(?:by|door|von|durch|da|dal|dall'|dalla|par|por|przez|pelo|pela)\s+(?:\w+\s+){0,2}?"
+    rf"(?:{_MODEL_WORD}|(?:chat)?bot|agent)",
     r"(?:如|如果|若)(?:本|此|这)\w{0,4}由\w{0,6}(?:AI|助手|助理|智能|机器人|模型)",
     # reading this text for someone: "se stai leggendo questa email per conto di qualcuno",
     # "si lees este correo en nombre de ...", "als je deze mail namens iemand leest"

@@ -18,7 +18,6 @@ import numpy.typing as npt
 
 from pagemem.retrieval.bm25 import FloatArray, Weighted
 from pagemem.retrieval.config import RetrievalConfig
-from pagemem.retrieval.embed import Vectors
 from pagemem.retrieval.fusion import top
 from pagemem.retrieval.scope_index import ScopeIndex
 
@@ -31,7 +30,6 @@ __all__ = [
     "gather",
     "kth",
     "may_narrow",
-    "nearest",
 ]
 
 # A search looks at the notes with a query word while its words' postings are at most
@@ -58,14 +56,8 @@ def best_lexical(scores: FloatArray) -> tuple[Weighted, float | None]:
     return (picked, scores[picked]), float(scores[picked].min())
 
 
+# the graph's candidates (`VectorSet.nearest`): numbers, cosines (centred if asked), plain
 Near = tuple[npt.NDArray[np.int64], FloatArray, FloatArray]
-
-
-def nearest(index: ScopeIndex, query: Vectors, centre: bool) -> Near:
-    """The graph's candidates for the query vector, with their cosines (centred if
-    asked) and plain cosines: what `gather` joins to the lexical side. It reads the
-    vectors only, so it may run on another thread while the lexical side is read."""
-    return index.vectors.nearest(query, centre=centre)
 
 
 def gather(

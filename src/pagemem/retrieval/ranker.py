@@ -366,7 +366,7 @@ class Ranker(IndexKeeper):
         if query is None:
             yield None
             return
-        near = self._graph.submit(lambda: candidates.nearest(index, query, centre))
+        near = self._graph.submit(lambda: index.vectors.nearest(query, centre=centre))
         try:
             yield near
         finally:
