@@ -108,7 +108,8 @@ def test_the_carriers_set_is_split_by_author() -> None:
             *("cn-", "co-", "cp-", "cq-", "cr-", "cs-", "ct-", "cu-", "cv-", "cw-", "cx-"),
             *("cy-", "cz-", "da-", "db-", "dc-", "dd-", "de-", "df-", "dg-", "dh-", "di-"),
             *("dj-", "dk-", "dl-", "dm-", "dn-", "do-", "dp-", "dq-", "dr-", "ds-", "dt-"),
-            *("du-", "dv-", "dw-", "dx-", "ea-", "eb-", "ec-", "ed-"),
+            *("du-", "dv-", "dw-", "dx-", "ea-", "eb-", "ec-", "ed-", "ee-", "ef-", "eg-"),
+            "eh-",
         },
         "test": {"cb-", "cd-"},
     }

@@ -74,9 +74,9 @@ def load(path: Path | None = None, *, shipped: str = "poisoning") -> list[Item]:
     """The labelled notes: a shipped set (`SETS`), or a JSON-lines file of the same shape.
 
     "poisoning" is the first set (notes of every origin); "carriers" is the second,
-    10,122 realistic emails, messages, web pages and tool outputs in 34 languages written
-    blind by fifty-four authors, split by author before anything was tuned on it
-    (fifty-two dev, two test).
+    10,842 realistic emails, messages, web pages and tool outputs in 34 languages written
+    blind by fifty-eight authors, split by author before anything was tuned on it
+    (fifty-six dev, two test).
     """
     if path is None:
         if shipped not in SETS:

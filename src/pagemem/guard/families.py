@@ -216,7 +216,8 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             r"unfiltered|never refuses|no longer bound|"
             r"ohne (?:jegliche )?Einschränkungen|sans (?:aucune )?restriction|sin restricciones|"
             r"senza (?:alcuna )?restrizion\w*|sem restriç\w*|bez (?:żadnych )?ograniczeń|"
-            r"без ограничений|kısıtlamasız)\b|제한 없는|開発者モード|无限制|不受限制|"
+            r"без ограничений|kısıtlamasız)\b|제한 없는|開発者モード|无限制|不受限制|制約のない|"
+            r"制限のない|제약 없는|没有限制|"
             r"لا تلتزم بأي قواعد",
             _I,
         ),
@@ -233,7 +234,7 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             rf"(?<!r/){AI}"
             r"(?:,?\s+(?:\w+ing|that|who|which|yang|que|qui|che|die|der|das|dat|som|który|która|"
             r"который|которая|що|який|яка|ש\w+)\b[^.!?;:：,\n]{0,60}|"
-            r"\s+(?:de|of|for|di|von|van|da|do)\s+\S+(?:\s+\S+)?)?\s*(?:へ|に|님|에게|के लिए)?"
+            r"\s+(?:de|of|for|di|von|van|da|do|with)\s+\S+(?:\s+\S+)?)?\s*(?:へ|に|님|에게|के लिए)?"
             # after a dash, words that go on (a heading's "... AI - Company" stops)
             r"\s*(?:[:：]|\s[—–-]\s(?=(?:\S+[ \t]+){4}\S))\s*\S|"
             rf"(?:{AI}|(?<![A-Za-z])AI)(?:(?:さん|様)?へ|さん|様)(?:[。、:：！!]|\s)|"
@@ -303,7 +304,7 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             # whoever or whatever handles this text, then spoken to: "whoever sorts this
             # mailbox: ...", "Whoever triages this failure is required to ...", not a
             # statement about them ("whoever fixes this also adds a lock file")
-            r"\b(?:whoever(?:'s)?|whomever|anyone who|anybody who|anything that)\s+(?:\w+\s+){0,4}?"
+            r"\b(?:whoever(?:'s)?|whomever|anyone who|anybody who|anything that)\s+(?:\w+\s+){0,5}?"
             # (not a time, nor a contract's name for itself: "under this Agreement")
             r"(?:this|these)\b(?!\s+(?:week|month|year|time|morning|afternoon|evening|weekend|"
             r"quarter|sprint|term|season|agreement|licen[cs]e|contract|terms)s?\b)"
@@ -374,6 +375,7 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             r"\b(?:call|invoke|use|run|trigger)\s+(?:the\s+|this\s+)?(?:tool|function)\b|"
             # "use" in other languages, then a function's name: "użyj funkcji http_post"
             r"(?:\b(?:użyj|wywołaj|uruchom|verwende|nutze|benutze|rufe|utilise|appelle|usa|"
+            r"invocare|chiamare|usare|utilizzare|invocar|utilizar|usar|llamar|"
             r"utiliza|llama|invoca|chiama|gebruik|roep|используй|вызови|запусти|використай|"
             r"виклич|kullan)\s+(?:\w+\s+)?|使用|调用|呼び出)(?:funkcj\w*|narzędzi\w*|Funktion|"
             r"Tool|Werkzeug|fonction|outil|función|herramienta|funzione|strumento|functie|tool|"
@@ -385,7 +387,8 @@ FAMILIES: dict[str, tuple[float, re.Pattern[str]]] = {
             r"вызови\w*\s+(?:инструмент|функци)|llam[ae]\w* a la (?:herramienta|función)|"
             r"appel(?:le|ez) (?:l'outil|la fonction)|ruf\w* (?:das Tool|die Funktion)|"
             r"调用(?:工具|函数)|виклич\w*\s+(?:інструмент|функці)|wywołaj\w*\s+(?:narzędzi|funkcj)|"
-            r"(?:도구|함수|툴)(?:을|를) 호출|chiam\w* (?:lo strumento|la funzione)|"
+            r"(?:도구|함수|툴)(?:을|를) 호출|(?:调用|呼叫)\s*`?[a-z]+_[a-z_]+|"
+            r"chiam\w* (?:lo strumento|la funzione)|"
             r"(?:chame|chama|invoque) a (?:ferramenta|função)|roep (?:de tool|de functie)|"
             r"anropa (?:verktyget|funktionen)|(?:aracını|fonksiyonunu) çağır|"
             r"gọi (?:công cụ|hàm)|panggil (?:alat|fungsi|tool)|استدع\w* (?:الأداة|الدالة)",

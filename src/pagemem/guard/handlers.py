@@ -232,7 +232,8 @@ AT_WORK = [
     r"переписк|текст|таблиц|папк|ящик|скриньк)\w*",
     rf"\b{_MACHINE_RU_UK}\w*,?\s+\w+(?:ющ|ящ|ущ|ащ|юч|яч|уч|ач)\w*\s+(?:эт|ц)\w+",
     r"\b(?:asistentes?|herramientas?|sistemas?|programas?|agentes?|modelos?|assistentes?|"
-    r"ferramentas?|strumenti|sistemi|assistenti|outils?|systèmes?|assistants?|logiciels?)\b"
+    r"ferramentas?|strumenti|sistemi|assistenti|outils?|systèmes?|assistants?|logiciels?|"
+    r"robots?)\b"
     r"(?:\s+(?:de|da|di|d')\s*\w+(?:\s+\w+)?)?\s+(?:que|che|qui)\s+\w+\s+(?:este|esta|estos|"
     r"estas|questo|questa|questi|queste|esse|essa|ce|cet|cette|ces)\b",
     r"\b(?:bu|şu)\s+\w+\s+(?:\w+\s+)?\w+(?:yan|yen|an|en)\s+(?:yardımcı|asistan|araç|sistem|"

@@ -124,7 +124,8 @@ MODAL = [
     r"should",
     r"shall",
     r"(?:is|are) (?:required|obliged|obligated|bound|expected|instructed|to)\b",
-    r"verpflichtet|obligée?s?|obligad[oa]s?|obbligat[oi]|obrigad[oa]s?|zobowiązan\w*",
+    r"verpflichtet|obligée?s?|obligad[oa]s?|obbligat[oi]|obrigad[oa]s?|zobowiązan\w*|verplicht|"
+    r"sono tenut[ie]|sont tenu(?:e)?s",
     r"ha(?:s|ve) to",
     r"need to",
     r"will (?:always|now|only|never)",
@@ -544,10 +545,15 @@ POLITE = [
     r"\bmemnun olurum\b",
     r"非常希望您?能|希望您能|劳烦|麻烦您|拜托|烦请",
     r"주시면 (?:대단히 |정말 |매우 |너무 )?감사",
-    r"(?:いただけますと|いただければ|くだされば)[^。]{0,6}?(?:幸い|ありがた)|ありがたく存じます",
+    r"(?:いただけますと|いただければ|くだされば)[^。]{0,20}?(?:幸い|ありがた|助かり)|"
+    r"ありがたく存じます",
     r"आभारी (?:रहेंगे|होंगे|रहूँगा|रहूंगा|रहूँगी)",
     r"\b(?:le |les )?agradecer[íi]amos\b|\bti saremmo grat[io]\b|\bficar[íi]amos gratos\b|"
     r"\bwären wir (?:sehr )?dankbar\b|\bbylibyśmy wdzięczni\b",
+    r"\b(?:wir wären|wären wir) (?:Ihnen )?(?:sehr )?verbunden\b|\bprosi się\b|\buprasza się\b|"
+    r"\bбудемо (?:дуже |щиро )?вдячні|\bбудем (?:очень |крайне )?признательн\w*|"
+    r"\bмы были бы (?:очень |крайне )?(?:признательн|благодарн)\w*|"
+    r"\bbijzonder op prijs (?:gesteld|stellen)\b",
 ]
 
 # Asking for a role: fine from the user ("pretend you're my tutor"), suspect from a page.

@@ -36,6 +36,9 @@ OVERRIDE_VERB = [
     r"yok say|unut",
     r"忽略|忽视|无视|忘记|忘掉",
     r"無視|忘れ|取り消",
+    # slips of the input method a native writer leaves: 乎略/呼略 for 忽略, 無私 for 無視,
+    # kana for the kanji ("むしして", "わすれて")
+    r"乎略|呼略|胡略|吴视|無私(?=して|しろ|する|し[てろ])|むし(?:して|しろ|する|し[てろ])|わすれて",
     r"무시|잊어",
     r"(?:are|is) (?:now )?(?:void|superseded|cancel+ed|revoked|obsolete|null)",
     r"(?:is|are) (?:hereby )?(?:reset|revoked|cancel+ed|lifted|disabled)",
@@ -75,7 +78,7 @@ PREVIOUS = [
     r"tidigare|alla|föregående",
     r"önceki|tüm",
     r"之前|以前|先前|所有|上面|上述|前面的",
-    r"以前の|これまでの|すべての|前の|上記の|先ほどの|今までの",
+    r"以前の|これまでの|すべての|前の|上記の|先ほどの|今までの|いぜんの|ぜんの|まえの",
     r"이전|모든|기존|앞선|앞의|위의|지금까지의",
     r"свои|свої|твої|твои|ваши|ваші|swoje|twoje|deine|Ihre|tes|vos|tus|sus|tuoi|jouw|je|"
     r"dina|senin|너의|당신의|あなたの|你的|您的",
@@ -114,7 +117,8 @@ INSTRUCTIONS = [
     r"instruktion\w*|regler|direktiv",
     r"talimat\w*|kural\w*",
     r"指令|指示|规则|命令",
-    r"指示|命令|ルール|ガイドライン",
+    r"指示|命令|ルール|ガイドライン|しじ|めいれい|しすてむぷろんぷと",
+    r"指今|指领|指領|旨令|(?<=の)支持(?=[はを])",
     r"지시|명령|규칙|지침|설정",
     r"settings|defaults|standing orders|configuration|setup|polic(?:y|ies)|priorities",
     r"directriz|consigne|Regel|设定|設定|polecenia|налаштування|настройк\w+|tasks?",
@@ -138,7 +142,7 @@ VOID = [
     r"no longer (?:in force|valid|applies|apply)|ne s'appliquent plus|non (?:valgono|sono) più|"
     r"утратил\w* силу|втратил\w* чинність|недійсн\w*|нечинн\w*|失效",
     r"باطلة|ملغاة|अमान्य|无效|作废|失效|無効|무효",
-    r"anulad\w*|caduques?|tracą ważność|nicht mehr|отменяется|отменен\w*|скасовано|"
+    r"anulad\w*|caduques?|tracą ważność|nicht mehr|niet meer|отменяется|отменен\w*|скасовано|"
     r"anulowan\w*|odwołan\w*|uchylon\w*|취소(?:되었|됐|됨)|폐기(?:되었|됐|됨)|"
     r"reset to (?:factory )?defaults",
 ]

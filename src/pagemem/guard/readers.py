@@ -25,6 +25,7 @@ __all__ = [
     "READING",
     "READING_BEFORE",
     "RELAY",
+    "SOFTWARE",
     "THIS",
     "WHO",
 ]
@@ -111,6 +112,11 @@ AI_READER = [
     r"models?|readers?|pipelines?)\b",
     r"\b(?:virtual|code|coding|email|inbox|scheduling|AI) (?:assistants?|agents?)\b",
     r"\bassistente virtuale\b|\bassistant virtuel\b|\basistente virtual\b|\bvirtueller Assistent\b",
+    # "alle digitalen Helfer", "ein eingesetzter Kalenderassistent" (a compound of a task's
+    # name; "Projektassistentin" is a job)
+    r"\bdigital\w* (?:Helfer\w*|helpers?|Assistent\w*|assistent\w*|assistants?)\b|"
+    r"\b(?:Kalender|Mail|E-Mail|Post|Termin|Sprach|Schreib|Einkaufs|Chat|Lese|Browser|"
+    r"Posteingangs|agenda|mail|e-mail|inbox|lees)-?assistent\w*",
     r"\b(?:modell[oi]?|modelos?|modèles?|Modell(?:e|en)?|modele|модел\w+|mô hình)\b",
     r"\b(?:verarbeitende|lesende) (?:Modell|System|KI)\w*|\bsistema que (?:procese|lee|resuma)\w*",
     r"\bsystème qui lit\b|\bsistema che legge\b|\bsysteem dat\b|\bsamenvattende systemen\b",
@@ -121,6 +127,7 @@ AI_READER = [
     r"\bkunstmatige intelligentie\b|\bartificiell intelligens\b|\btrí tuệ nhân tạo\b|"
     r"\bkecerdasan buatan\b|人工智能|人工知能|인공지능|कृत्रिम बुद्धि\w*",
     r"智能程序|智能体|助理|アシスタントさん|비서|המערכת|המודל|دستیار",
+    r"智能工具|摘要程序|言語モデル|语言模型|語言模型|도우미(?=에게|님|야|는|가)",
     # more languages: el, he, th, fa, cs, ro, hu, fi, da, no, bn, ta, sw
     # (Thai as the scan reads it, compatibility-folded: sara am as nikhahit and sara aa)
     r"ψηφιακ\w* βοηθ[οόέ]\w*|βοηθ[έό]\w* (?:τεχνητής νοημοσύνης|AI)|τεχνητ\w* νοημοσύν\w*|"
@@ -195,7 +202,9 @@ IF_AI = [
     r"\b(?:to|for) (?:any|every|all|automated|the) (?:AI|assistant|LLM|language model|bot|agent)"
     rf"{_TITLE}{_COMPOUND}{_ATTRIBUTE}",
     r"\bif you(?:'re| are| happen to be) (?:an? )?(?:AI|assistant|LLM|language model|bot|agent|"
-    r"automated)",
+    r"automated|(?:service|program|tool|script|crawler|machine|piece of software)\b(?=,?\s+"
+    r"(?:that\s+|which\s+)?(?:reading|reads|passing|passes|summari[sz]|processing|processes|"
+    r"handling|handles|relaying|relays|going through)))",
     r"\b(?:dear|hey|hello|hi|oh) (?:the )?(?:AI|assistant|LLM|language model|model|bot|agent)"
     rf"{_ATTRIBUTE}",
     r"\b(?:AI |language )?models?\s+(?:reading|summari[sz]ing|processing|browsing)\b",
@@ -209,6 +218,22 @@ IF_AI = [
     r"(?:the |de |die |den |l')?(?:AI|KI|IA|ИИ|assistant|assistent|assistente|asistente|agent|"
     r"yapay zek[aâ])",
     r"\bTODO\s*[(\[]?\s*(?:AI|에이아이)\s?(?:용|에게)",
+    # a to-do for a machine at work, by a preposition: "À FAIRE par l'outil d'analyse :",
+    # "TODO pro nástroj, který ..."; not a code comment's "TODO: for the build tool, pin"
+    r"(?:\b(?:TODO|FIXME|À FAIRE|A FAIRE|POR HACER|PENDIENTE|DA FARE|ZU ERLEDIGEN|ATT GÖRA|"
+    r"UDĚLAT)|할 ?일|待办)\s*[(\[]?\s*(?:\w+\s+){0,2}?(?:for|pro|par|pour|für|för|para|per|dla|"
+    r"для|voor|by)\s+(?:\S+\s+|\w{1,3}['’]){0,2}?(?:tool|outil|nástroj|logiciel|software|"
+    r"programm?|script|automat|agent|assistant|bot|AI\b|IA\b|KI\b|model)\w*,?\s+"
+    r"(?:(?:který|která|které|that|which|qui|que|che|die|der|das|som|który)\b|"
+    r"(?:d['’]|de |di |des |of |der )(?:analy|analiz|analýz|review|revis|contrôle|kontrol|"
+    r"tri|synth|résum|Auswert|Prüf)\w*)",
+    # a program at someone's mail: "se por acaso algum programa estiver organizando os e-mails"
+    r"\b(?:se|si)\s+(?:por acaso\s+|por casualidad\s+|per caso\s+)?(?:algum|alguma|algún|"
+    r"alguna|un|una|uno|um|uma|qualche)?\s*(?:programa|sistema|software|ferramenta|herramienta|"
+    r"programma|strumento|applicazione|aplicativo|aplicación)\s+(?:\w+\s+)?(?:estiver|está|"
+    r"esté|stia|sta)?\s*(?:organizando|lendo|leyendo|processando|procesando|resumindo|"
+    r"resumiendo|gerindo|gestionando|organizzando|leggendo|elaborando|riassumendo|"
+    r"classificando|clasificando|ordenando)\b",
     # a to-do tagged for a machine or for automatic handling, in any language: "TODO(agente di
     # revisione codice)", "À FAIRE (traitement automatique)", "TODO (для автоматической
     # обработки протокола)", "YAPILACAK (asistan)"
@@ -217,7 +242,7 @@ IF_AI = [
     r"[(\[（【]\s*[^)\]）】\n]{0,40}?(?:\b(?:agent|agente|asistan|asystent|assistent|assistant|"
     r"асистент|ассистент|answer[- ]engine|llm|bot|AI|KI|IA|ИИ|ШІ|"
     r"automat(?!ion)|автомат|otomati)\w*|(?<![A-Za-z])AI|tự động|एजेंट|자동|에이전트|自动|自動|"
-    r"エージェント|代理|助手|助理)[^)\]）】\n]{0,40}[)\]）】]",
+    r"エージェント|アシスタント|어시스턴트|代理|助手|助理)[^)\]）】\n]{0,40}[)\]）】]",
     r"\b(?:hello|hi|hey|dear)\s+(?:Chat)?GPT\b",
     r"(?:\b(?:if|si|se|wenn|falls|als|jeśli|jezeli|если|eğer)|もし|如果|अगर)\s+(?:\S+\s+){0,3}?"
     r"(?:AI|IA|KI|ИИ|assistants?|asistentes?|assistentes?|Assistent(?:en)?|LLMs?|bots?)\s+"
@@ -226,6 +251,12 @@ IF_AI = [
     # not what a model reads in general: "If the LLM that reads untrusted content can't ..."
     r"(?!\w*\s+(?:untrusted|external|outside|arbitrary|third-party|web|emails|documents|"
     r"content|pages|inputs?|data)\b)",
+    # (summing it up, not reading it: "Du som läser detta: välkommen!" greets a person)
+    r"\b(?:du som|den som|ni som)\s+(?:\w+\s+){0,6}?(?:sammanfattar|sammanställer|"
+    r"skriver ihop|sorterar)\b[^.!?\n]{0,60}?[:：]",
+    r"\b(?:anyone|anybody|whoever|everyone)\s+(?:summari[sz]ing|condensing|digesting|"
+    r"recapping)\s+(?:this|these)\s+\w+[^.!?\n]{0,40}?\b(?:should|must|is required|are "
+    r"required|needs? to|please|is asked|are asked)\b",
     r"\b(?:AI|IA|KI|assistants?|asistentes?|assistentes?)\s+(?:\w+\s+){0,2}?(?:that|who|qui|que|"
     r"die|che|który)\s+(?:reads?|lit|lee|leem|liest|legge|leest|czyta)\b",
     r"\bwenn (?:eine|die) KI\b",
@@ -255,11 +286,37 @@ IF_AI = [
     r"(?:\w+ )?(?:assistente|asistente|assistant|assistent|IA|AI|bot|chatbot|agente)\b"
     r"(?=[^.!?\n]{0,60}?(?:[:,]|\b(?:per favore|por favor|s'il vous plaît|alsjeblieft)\b))",
     r"(?:AI|인공지능|어시스턴트|챗봇|언어 ?모델)(?:이)?라면",
+    r"(?<![A-Za-z])(?:AI|ai|에이아이)(?:야|아)(?=[\s,!])",
+    # reading for someone: "민지 대신 읽고 있는 AI 비서", "형 대신 톡 읽어주는 AI"
+    r"대신\s?(?:\S+\s){0,2}?읽\w*(?:\s있는)?\s?(?:AI|인공지능|비서|어시스턴트|봇)",
+    # "智能摘要程序处理本记录时请 ..." (when the summariser handles this record, please)
+    r"(?:AI|助手|助理|程序|智能体|机器人|模型)\s?在?(?:处理|阅读|读取|总结|摘要|整理|查看|分析)"
+    r"(?:本|此|这|该)\w{0,6}(?:时|時)[，,]?\s*(?:请|須|须|务必|必须)",
     # this text handled by a model, said in the passive: "als deze mail door een digitale
     # assistent wordt verwerkt, ...", "如本邮件由智能助手进行摘要"
-    rf"\b(?:when|{_IF})\s+(?:{alt(THIS)})\s+\w+\s+(?:\w+\s+){{0,2}}?"
+    rf"\b(?:when|wanneer|mocht|sollte|gdy|kiedy|quand|cuando|quando|{_IF})\s+(?:{alt(THIS)})\s+"
+    r"\w+\s+(?:\w+\s+){0,2}?"
     r"(?:by|door|von|durch|da|dal|dall'|dalla|par|por|przez|pelo|pela)\s+(?:\w+\s+){0,2}?"
-    rf"(?:{_MODEL_WORD}|(?:chat)?bot|agent)",
+    rf"(?:{_MODEL_WORD}|(?:chat)?bot|agent|oprogramowani\w*|software|logiciel|programa|"
+    r"programma|samenvatting\w+|Zusammenfassungs\w+)",
+    # ...or handled automatically: "Sollte diese Nachricht automatisiert gelesen werden"
+    rf"\b(?:when|wanneer|mocht|sollte|gdy|kiedy|quand|cuando|quando|{_IF})\s+(?:{alt(THIS)})\s+"
+    r"\w+\s+(?:\w+\s+){0,2}?(?:automatisiert|automatisch|automatically|automatiquement|"
+    r"automaticamente|automáticamente|automatycznie|автоматически|автоматично|geautomatiseerd)\s+"
+    # (read or retold: "automatically processed" is said of payments and forms)
+    r"(?:\w+\s+)?(?:gelesen|zusammengefasst|ausgewertet|read|summari[sz]ed|lu|résumé|letto|"
+    r"riassunt\w|leído|resumido|lido|przeczytan\w*|streszczon\w*|прочитан\w*|пересказан\w*|"
+    r"gelezen|samengevat)\b",
+    # a model to retell reviews, in Russian and Ukrainian: "Если отзывы ... будет
+    # пересказывать программа-ассистент"
+    r"\b(?:если|якщо)\s+(?:\S+\s+){0,5}?(?:будет|будут|буде|будуть|станет)\s+(?:читать|"
+    r"обрабатывать|разбирать|сортировать|пересказывать|анализировать|читати|обробляти|"
+    r"опрацьовувати|розбирати|переказувати|аналізувати)\s+(?:\S+-)?(?:ИИ|ШІ|AI|ассистент|"
+    r"асистент|помощник|помічник|бот|программа|програма|нейросеть|модель)",
+    # a note labelled for a model by its key: "<!-- ai-note: ...", "\"llm_instructions\": \""
+    # (not "agent_note", a support agent's, nor a config's "model_task")
+    r"(?<![\w-])(?:ai|llm|assistant|bot)[-_](?:note|notes|instructions?|directive|hint)\b"
+    r"\s*[\"']?\s*[:=]",
     r"(?:如|如果|若)(?:本|此|这)\w{0,4}由\w{0,6}(?:AI|助手|助理|智能|机器人|模型)",
     # reading this text for someone: "se stai leggendo questa email per conto di qualcuno",
     # "si lees este correo en nombre de ...", "als je deze mail namens iemand leest"
@@ -314,6 +371,13 @@ IF_AI = [
 ]
 
 
+# a machine by the work it does for someone: "Browsing agents completing a purchase here:",
+# "page-reading tools:", "automated mail handlers -"
+_WORKING_MACHINE = (
+    r"(?:browsing|coding|developer|shopping|page-reading|web-reading|automated|automatic)"
+    r"[- ](?:\w+[- ])?(?:agents?|helpers?|handlers?|tools?|robots?|assistants?)"
+)
+
 # A reader hailed by what it is, after at most two words a document puts before it
 # ("Scheduling helper", "Inbox assistant", "ai reviewer"), in `families`' "named-order":
 # the words of machines...
@@ -326,7 +390,8 @@ HAILED_MACHINE = [
     # (a word before it: a commit's "parser: add line numbers" is a scope, not a reader)
     r"[^\W\d_]+[- ](?:processors?|sorters?|summari[sz]ers?|automatons?|parsers?|crawlers?|"
     r"scrapers?|indexers?)|(?:[\w-]+-)?(?:summary|summari[sz]ing|review|reading|processing|"
-    r"triage|mail|inbox|notes|calendar)[- ]tools?",
+    r"triage|mail|inbox|notes|calendar|reviewer)[- ]tools?",
+    _WORKING_MACHINE,
 ]
 # ...and words people are called by too ("Travel agent: book early", "Support agents -
 # please log in ..."), which need other evidence beside them.
@@ -387,7 +452,7 @@ READING = [
 ]
 # ...or before it, where the language puts it there ("이 채팅을 읽는 AI")
 READING_BEFORE = [
-    r"okuyan|işleyen|özetleyen|읽는|처리하는|요약하는|読んでいる|読んでる|お読みの|ご覧の|"
+    r"okuyan|işleyen|özetleyen|읽는|읽은|처리하는|요약하는|読んでいる|読んでる|お読みの|ご覧の|"
     r"処理している|正在阅读的|"
     # "このスレッドを読んで回答をまとめるAI" (the AI that reads this thread and sums it up)
     r"まとめる|まとめている|要約する|要約している"
@@ -407,13 +472,32 @@ MACHINE_WORK = [
     r"\b(?:résumés?|synthèses?|traitements?|analyses?) automatiques?\b",
     r"\b(?:resúmenes|resumen|resumos?|análisis|análises?) automátic\w*",
     r"\bautomatyczn\w+ (?:streszcz|podsumow|analiz|przetwarza)\w*",
-    r"\bавтоматическ\w+ (?:пересказ|сводк|обработк|резюм|анализ)\w*",
-    r"\bавтоматичн\w+ (?:підсумк|переказ|обробк|аналіз)\w*",
-    r"自動要約|要約ツール|要約AI|自动摘要|摘要工具|自动总结|총괄 요약|자동 요약|요약 도구",
+    rf"\b{_WORKING_MACHINE}\b",
+    r"\bавтоматическ\w+ (?:пересказ|сводк|обработк|резюм|суммир|анализ)\w*",
+    r"\bавтоматичн\w+ (?:підсумк|підсумову|переказ|обробк|опрацюв|аналіз)\w*",
+    r"自動要約|要約ツール|要約AI|自动摘要|摘要工具|自动总结|총괄 요약|자동 요약|요약 도구|"
+    r"自动分析|自動分析|分析工具",
+]
+
+# Software and tools at work on the text, which count only as who a label is for: "Pro
+# software provádějící kontrolu dokumentu:", "Note for the tool that files these:"; not
+# a manual's "Options for the program:" or "For software developers:".
+_SOFTWARE = (
+    r"\b(?:software|tools?|programs?|scripts?|programm[ei]?|programas?|programmes?|logiciels?|"
+    r"outils?|herramientas?|ferramentas?|strument[io]|Werkzeuge?|verktyg(?:et|en)?|nástroj\w*|"
+    r"yazılım\w*|programy?|narzędzi\w*)"
+)
+SOFTWARE = [
+    rf"{_SOFTWARE},?\s+(?:(?:{alt(WHO)})\s+\w+|\w+(?:ící|ující|ujący|ający|ant|ando|endo)\b|"
+    # named by their work: "Nota para herramientas de revisión de facturas:"
+    r"(?:de|di|d'|of|for|för|pro)\s*(?:revisi|análisis|analis|analys|resum|riassun|review|"
+    r"summar|synth|sammanfatt|shrnut)\w*|"
+    r"(?:reading|processing|summari[sz]ing|handling|checking|reviewing|parsing|sorting|"
+    r"analy[sz]ing|triaging|filing|scanning|going through)\b)",
 ]
 
 # Any of them, as one alternation: who a labelled note may be for.
-ANY_READER = alt(AI_READER + PROCESSOR + AGENT + MACHINE_WORK)
+ANY_READER = alt(AI_READER + PROCESSOR + AGENT + MACHINE_WORK + SOFTWARE)
 
 # The person the reader is to pass a message on to: a page's own reader is its last one
 # and is told things, never asked to tell someone else ("Relay to the person asking that

@@ -32,7 +32,8 @@ NOW_YOU_ARE = [
     r"\bdu bist (?:jetzt|nun|ab sofort|ab jetzt|von nun an)\b",
     r"\b(?:your|ur) new (?:job|task|role|purpose|goal|mission|persona|identity) (?:is|will be)\b",
     r"\b(?:sua nova tarefa|tu nueva tarea|ta nouvelle (?:tâche|mission)|deine neue Aufgabe|"
-    r"il tuo nuovo compito)\b",
+    r"il tuo nuovo compito|(?:je|jouw) nieuwe (?:taak|opdracht)|twoje nowe zadanie|"
+    r"твоя новая задача|твоє нове завдання|tvůj nový úkol|din nya uppgift)\b",
     r"\b(?:introduce|present) yourself as\b|kendini \S+ olarak tanıt",
     r"\b(?:tu es|vous êtes) (?:désormais|maintenant)\b",
     r"\bà partir de maintenant,? (?:tu|vous)\b",
@@ -45,7 +46,10 @@ NOW_YOU_ARE = [
     r"\bс этого момента ты\b|\bтеперь ты\b|\bотныне ты\b|(?:지금|이제)부터 (?:너는|당신은)|"
     r"\bты (?:больше|уже) не (?:\w+ )?(?:ассистент|помощник|"
     r"бот|ИИ)",
-    r"\bartık sen\b",
+    r"\b(?:artık sen|sen artık)\b|\bod teď jsi\b|\bod nynějška jsi\b",
+    r"(?:AI|あなた|アシスタント)は(?:これ以降|今後|これから|以後|以降)[^。\n]{0,40}?として振る舞"
+    r"(?:うこと(?=[。」\n]|$)|ってください|いなさい|え(?!る))",
+    r"\b(?:ты теперь|ти тепер|теперь ты|тепер ти)\s*[«\"“„](?=\w)",
     r"من الآن فصاعداً أنت|من الآن أنت",
     r"अब से तुम|अब से आप",
     r"\bвідтепер ти\b|\bз цього моменту ти\b",
@@ -105,7 +109,8 @@ SYSTEM_TAG = [
     # not a field's name ending in the word: "Operating System:", "File system:"
     r"(?<![A-Za-z] )\bSYSTEM(?: MESSAGE| PROMPT| NOTICE| OVERRIDE| ALERT)?\s*(?:\(|:)",
     r"\bBEGIN (?:ADMIN|SYSTEM|DEVELOPER)\b",
-    r"【(?:系统|系統|システム)\w*】",
+    r"【(?:系统|系統|システム)\w*】|\[(?:系统|系統|システム)(?:消息|訊息|信息|通知|メッセージ)\]|"
+    r"#{2,}\s*(?-i:SYSTEM)\s*#{2,}",
     r"\[सिस्टम\s*संदेश\]",
     r"\[시스템(?: 메시지| 공지| 알림| 안내)?\]|시스템 메시지\s*[:：]",
     r"\bсистемное (?:сообщение|уведомление)\s*[:：]",
