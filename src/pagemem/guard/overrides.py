@@ -38,7 +38,7 @@ OVERRIDE_VERB = [
     r"無視|忘れ|取り消",
     # slips of the input method a native writer leaves: 乎略/呼略 for 忽略, 無私 for 無視,
     # kana for the kanji ("むしして", "わすれて")
-    r"乎略|呼略|胡略|吴视|無私(?=して|しろ|する|し[てろ])|むし(?:して|しろ|する|し[てろ])|わすれて",
+    r"乎略|呼略|胡略|吴视|無私(?=して|しろ|する)|むし(?:して|しろ|する)|わすれて",
     r"무시|잊어",
     r"(?:are|is) (?:now )?(?:void|superseded|cancel+ed|revoked|obsolete|null)",
     r"(?:is|are) (?:hereby )?(?:reset|revoked|cancel+ed|lifted|disabled)",
