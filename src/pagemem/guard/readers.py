@@ -167,6 +167,13 @@ THIS = [
     r"acest\w*|această|ezt|ezeket|ezen|tämä|tätä|nämä|tämän|এই|இந்த",
 ]
 
+# "if" or "when" this text, then what is done to it: "als deze mail ... wordt verwerkt",
+# "Sollte diese Nachricht automatisiert gelesen werden"
+_IF_THIS_TEXT = (
+    rf"\b(?:when|wanneer|mocht|sollte|gdy|kiedy|quand|cuando|quando|{_IF})\s+(?:{alt(THIS)})\s+"
+    r"\w+\s+(?:\w+\s+){0,2}?"
+)
+
 # "If an AI is reading this", "any AI summarising this", "whoever you are".
 IF_AI = [
     # said of this text or asking something ("If an AI reads this", "if your assistant
@@ -294,14 +301,12 @@ IF_AI = [
     r"(?:本|此|这|该)\w{0,6}(?:时|時)[，,]?\s*(?:请|須|须|务必|必须)",
     # this text handled by a model, said in the passive: "als deze mail door een digitale
     # assistent wordt verwerkt, ...", "如本邮件由智能助手进行摘要"
-    rf"\b(?:when|wanneer|mocht|sollte|gdy|kiedy|quand|cuando|quando|{_IF})\s+(?:{alt(THIS)})\s+"
-    r"\w+\s+(?:\w+\s+){0,2}?"
-    r"(?:by|door|von|durch|da|dal|dall'|dalla|par|por|przez|pelo|pela)\s+(?:\w+\s+){0,2}?"
+    rf"{_IF_THIS_TEXT}(?:by|door|von|durch|da|dal|dall'|dalla|par|por|przez|pelo|pela)\s+"
+    r"(?:\w+\s+){0,2}?"
     rf"(?:{_MODEL_WORD}|(?:chat)?bot|agent|oprogramowani\w*|software|logiciel|programa|"
     r"programma|samenvatting\w+|Zusammenfassungs\w+)",
     # ...or handled automatically: "Sollte diese Nachricht automatisiert gelesen werden"
-    rf"\b(?:when|wanneer|mocht|sollte|gdy|kiedy|quand|cuando|quando|{_IF})\s+(?:{alt(THIS)})\s+"
-    r"\w+\s+(?:\w+\s+){0,2}?(?:automatisiert|automatisch|automatically|automatiquement|"
+    rf"{_IF_THIS_TEXT}(?:automatisiert|automatisch|automatically|automatiquement|"
     r"automaticamente|automáticamente|automatycznie|автоматически|автоматично|geautomatiseerd)\s+"
     # (read or retold: "automatically processed" is said of payments and forms)
     r"(?:\w+\s+)?(?:gelesen|zusammengefasst|ausgewertet|read|summari[sz]ed|lu|résumé|letto|"
